@@ -1,0 +1,23 @@
+// Registration of ming's dialects and passes (see ming/InitAll.h).
+#include "ming/InitAll.h"
+#include "ming/Dfg/Dfg.h"
+#include "ming/EmitHLS/EmitHLS.h"
+#include "ming/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+
+void ming::registerDialects(mlir::DialectRegistry &registry) {
+  registry.insert<dfg::DfgDialect, emithls::EmitHLSDialect>();
+}
+
+void ming::registerPasses() {
+  static bool done = [] {
+    registerMingPasses();
+    return true;
+  }();
+  (void)done;
+}
+
+std::vector<std::string> ming::passNames() {
+  return {createTestKernelAnalysis()->getArgument().str()};
+}

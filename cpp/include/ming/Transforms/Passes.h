@@ -1,0 +1,15 @@
+// Declarations of every ming pass (td/ming/Transforms/Passes.td).
+#ifndef MING_TRANSFORMS_PASSES_H
+#define MING_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace ming {
+#define GEN_PASS_DECL
+#include "ming/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "ming/Transforms/Passes.h.inc"
+} // namespace ming
+
+#endif

@@ -1,0 +1,37 @@
+# lit configuration for ming: test/ mirrors the source tree.
+#   lit-22 test/                      runs everything (scripts/test.sh does that)
+#   lit-22 -D ming_opt='mlir-opt-22 --load-dialect-plugin=X --load-pass-plugin=X'
+#          -D plugin=X test/Dialect   runs dialect/pass tests against a plugin build only
+import os
+import shutil
+
+import lit.formats
+
+config.name = "ming"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test", ".sh"]
+root = os.path.dirname(os.path.abspath(__file__))
+config.test_source_root = os.path.join(root, "test")
+config.test_exec_root = os.path.join(root, "target", "lit")
+config.excludes = ["Inputs", "lit.cfg.py"]
+
+llvm_bin = "/usr/lib/llvm-22/bin"
+profile = lit_config.params.get("profile", "release")
+target = os.path.join(root, "target", profile)
+config.environment["PATH"] = os.pathsep.join([target, llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
+config.environment["RUST_BACKTRACE"] = "0"
+
+plugin = lit_config.params.get("plugin", os.path.join(target, "lib", "libMingPasses.so"))
+config.substitutions.append(("%ming_plugin", plugin))
+config.substitutions.append(("%root", root))
+mlir_opt = shutil.which("mlir-opt-22") or os.path.join(llvm_bin, "mlir-opt")
+config.substitutions.append(("%mlir_opt", mlir_opt))
+
+override = lit_config.params.get("ming_opt")
+if override:
+    config.substitutions.append((r"(?<![\w/.%-])ming-opt\b", override))
+    config.available_features.add("plugin-only")
+else:
+    config.available_features.add("ming-opt")
+if shutil.which("dot"):
+    config.available_features.add("dot")

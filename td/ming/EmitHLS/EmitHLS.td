@@ -1,0 +1,4 @@
+// Everything of the emitHLS dialect, for TableGen.
+include "ming/EmitHLS/EmitHLSDialect.td"
+include "ming/EmitHLS/EmitHLSTypes.td"
+include "ming/EmitHLS/EmitHLSOps.td"

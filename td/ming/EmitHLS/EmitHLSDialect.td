@@ -1,0 +1,32 @@
+// emitHLS: one-to-one with the Vitis HLS C++ that will be printed. Every op is
+// a C++ construct (function, local array, hls::stream, for loop, pragma, ...);
+// scalar arithmetic stays in arith/math and is printed as C++ expressions.
+#ifndef MING_EMITHLS_DIALECT_TD
+#define MING_EMITHLS_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def EmitHLS_Dialect : Dialect {
+  let name = "emitHLS";
+  let summary = "Vitis HLS C++, one op per C++ construct";
+  let description = [{
+    The last IR before C++: a Rust translator prints each op as the C++ it
+    stands for. Arithmetic is not duplicated here: `arith` and `math` ops
+    inside emitHLS regions are printed directly as C++ expressions, so the
+    upstream folders and canonicalisations keep working on them.
+  }];
+  let cppNamespace = "::ming::emithls";
+  let useDefaultTypePrinterParser = 1;
+}
+
+class EmitHLS_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<EmitHLS_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+class EmitHLS_Op<string mnemonic, list<Trait> traits = []>
+    : Op<EmitHLS_Dialect, mnemonic, traits>;
+
+#endif
