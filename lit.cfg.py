@@ -11,9 +11,9 @@ config.name = "ming"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".test", ".sh"]
 root = os.path.dirname(os.path.abspath(__file__))
-config.test_source_root = os.path.join(root, "test")
+config.test_source_root = root  # lit runs on test/ or a part of it
 config.test_exec_root = os.path.join(root, "target", "lit")
-config.excludes = ["Inputs", "lit.cfg.py"]
+config.excludes = ["Inputs", "lit.cfg.py", "target", ".venv", "examples", "bench", "scripts"]
 
 llvm_bin = "/usr/lib/llvm-22/bin"
 profile = lit_config.params.get("profile", "release")
@@ -21,7 +21,7 @@ target = os.path.join(root, "target", profile)
 config.environment["PATH"] = os.pathsep.join([target, llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
 config.environment["RUST_BACKTRACE"] = "0"
 
-plugin = lit_config.params.get("plugin", os.path.join(target, "lib", "libMingPasses.so"))
+plugin = lit_config.params.get("plugin", os.path.join(target, "cmake", "lib", "libMingPasses.so"))
 config.substitutions.append(("%ming_plugin", plugin))
 config.substitutions.append(("%root", root))
 mlir_opt = shutil.which("mlir-opt-22") or os.path.join(llvm_bin, "mlir-opt")

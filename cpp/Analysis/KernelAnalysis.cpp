@@ -79,9 +79,15 @@ FailureOr<KernelInfo> analyzeKernel(linalg::GenericOp op) {
             .insert(dim.getPosition());
         continue;
       }
+      // A constant index (e.g. a size-1 axis read at 0) names no loop
+      // dimension and never slides. Algorithm 2 read literally would put it
+      // in O, but O is what the line buffer keeps per sliding input axis, and
+      // a fixed index needs no buffering, so it is left out of every set.
       if (isa<AffineConstantExpr>(expr))
-        continue; // a broadcast-like constant index: no loop dimension
-      info.original.push_back(expr);
+        continue;
+      // O is a set (Algorithm 2 line 9 is a union): an expression that several
+      // inputs share, e.g. two images read through the same window, counts once.
+      info.original.insert(expr);
       SmallVector<Term> terms;
       if (!anyReduction || !collectTerms(expr, terms) || terms.size() != 2)
         continue;

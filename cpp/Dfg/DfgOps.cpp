@@ -20,16 +20,9 @@ static ParseResult parseFunctionLike(OpAsmParser &parser, OperationState &result
   auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
                           ArrayRef<Type> results, function_interface_impl::VariadicFlag,
                           std::string &) { return builder.getFunctionType(argTypes, results); };
-  if (function_interface_impl::parseFunctionOp(
-          parser, result, /*allowVariadic=*/false, OpTy::getFunctionTypeAttrName(result.name),
-          buildFuncType, OpTy::getArgAttrsAttrName(result.name),
-          OpTy::getResAttrsAttrName(result.name)))
-    return failure();
-  // `{}` with no ports parses to a region without blocks; give it its block.
-  Region &body = *result.regions.front();
-  if (body.empty())
-    body.push_back(new Block);
-  return success();
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false, OpTy::getFunctionTypeAttrName(result.name),
+      buildFuncType, OpTy::getArgAttrsAttrName(result.name), OpTy::getResAttrsAttrName(result.name));
 }
 
 template <typename OpTy>
@@ -65,8 +58,6 @@ LogicalResult GraphOp::verify() {
 }
 
 LogicalResult GraphOp::verifyRegions() {
-  if (getBody().empty())
-    return emitOpError("expects a body");
   for (Operation &op : getBody().front())
     if (!isa<ChannelOp, InstantiateOp>(op))
       return op.emitOpError("is not allowed in a dfg.graph, which holds only "
@@ -88,8 +79,6 @@ LogicalResult ProcessOp::verify() {
                                    << " must be a channel end (!dfg.in, !dfg.out) or a "
                                       "memref of external memory, got "
                                    << type;
-  if (getBody().empty())
-    return emitOpError("expects a body");
   return success();
 }
 
@@ -138,21 +127,21 @@ LogicalResult ChannelOp::verify() {
 LogicalResult InstantiateOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   Operation *callee = symbolTable.lookupNearestSymbolFrom(*this, getCalleeAttr());
   if (!callee)
-    return emitOpError("'") << getCallee() << "' does not reference a symbol";
+    return emitOpError() << getCalleeAttr() << " does not reference a symbol";
   auto process = dyn_cast<ProcessOp>(callee);
   if (!process)
-    return emitOpError("'") << getCallee() << "' is a '" << callee->getName()
-                            << "', not a dfg.process";
+    return emitOpError() << getCalleeAttr() << " is a '" << callee->getName()
+                         << "', not a dfg.process";
   ArrayRef<Type> ports = process.getArgumentTypes();
   if (ports.size() != getPorts().size())
-    return emitOpError("process '") << getCallee() << "' has " << ports.size()
+    return emitOpError("process ") << getCalleeAttr() << " has " << ports.size()
                                     << " ports, but " << getPorts().size()
                                     << " operands were given";
   for (auto [i, port, operand] : llvm::enumerate(ports, getPorts().getTypes()))
     if (port != operand)
       return emitOpError("operand #")
-             << i << " has type " << operand << ", but port #" << i << " of '"
-             << getCallee() << "' has type " << port;
+             << i << " has type " << operand << ", but port #" << i << " of "
+             << getCalleeAttr() << " has type " << port;
   return success();
 }
 

@@ -81,6 +81,11 @@ void printPassHelp() {
   llvm::outs().flush();
 }
 
+void registerInContext(void *context) {
+  initializeOnce();
+  static_cast<MLIRContext *>(context)->appendDialectRegistry(registry());
+}
+
 int optMain(const OptRequest &request) {
   initializeOnce();
 

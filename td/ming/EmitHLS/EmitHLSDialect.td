@@ -19,6 +19,7 @@ def EmitHLS_Dialect : Dialect {
   }];
   let cppNamespace = "::ming::emithls";
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
 }
 
 class EmitHLS_Type<string name, string typeMnemonic, list<Trait> traits = []>
@@ -28,5 +29,10 @@ class EmitHLS_Type<string name, string typeMnemonic, list<Trait> traits = []>
 
 class EmitHLS_Op<string mnemonic, list<Trait> traits = []>
     : Op<EmitHLS_Dialect, mnemonic, traits>;
+
+// Every `emitHLS.pragma.<name>` op becomes one `#pragma HLS <name> ...` line at
+// its position in the C++ body.
+class EmitHLS_PragmaOp<string name, list<Trait> traits = []>
+    : EmitHLS_Op<"pragma." # name, traits>;
 
 #endif

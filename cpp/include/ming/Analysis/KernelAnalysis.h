@@ -27,13 +27,15 @@ struct KernelInfo {
   KernelClass kind = KernelClass::PureParallel;
   /// Stride and dilation of the first window access (Algorithm 1); 0 if none.
   int64_t stride = 0, dilation = 0;
-  /// Every window access, one per sliding spatial axis (Algorithm 1 stops at
-  /// the first; line buffers need all of them).
+  /// Every window access, in input-operand then result order: one per input
+  /// axis that slides, so two windowed inputs give two entries per spatial
+  /// axis (Algorithm 1 stops at the first; line buffers need all of them).
   llvm::SmallVector<WindowAccess> windows;
-  /// Algorithm 2. P, R, W hold loop dimensions; O holds the compound input
-  /// expressions (the original input axes the line buffer keeps).
+  /// Algorithm 2, as sets kept in order of first appearance. P, R, W hold loop
+  /// dimensions; O holds the compound input expressions (the original input
+  /// axes the line buffer keeps), each once even when several inputs share it.
   llvm::SetVector<unsigned> parallel, reduction, window;
-  llvm::SmallVector<mlir::AffineExpr> original;
+  llvm::SetVector<mlir::AffineExpr> original;
   /// Static loop ranges, one per loop dimension.
   llvm::SmallVector<int64_t> tripCounts;
   /// Names of the payload operations, in order (without the terminator).

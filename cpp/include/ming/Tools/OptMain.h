@@ -40,6 +40,10 @@ bool isPassName(const std::string &name);
 /// options, to stdout (the pass section of --help).
 void printPassHelp();
 
+/// Makes every upstream dialect and ming's available in `context`, an
+/// mlir::MLIRContext* created elsewhere in the process (e.g. by melior).
+void registerInContext(void *context);
+
 } // namespace ming::tools
 
 #endif

@@ -1,0 +1,17 @@
+// Declarations the cxx bridge (rust/bridge.rs) binds to; see cpp/Bridge.
+#ifndef MING_BRIDGE_H
+#define MING_BRIDGE_H
+
+#include "rust/cxx.h"
+#include <cstddef>
+#include <cstdint>
+
+namespace ming::bridge {
+struct OptRequest;
+int32_t opt_main(const OptRequest &request);
+bool is_pass_name(rust::Str name);
+void print_pass_help();
+void register_in_context(size_t context);
+} // namespace ming::bridge
+
+#endif

@@ -1,0 +1,319 @@
+//! ming-opt's command line. clap parses the tool's own options; pass flags
+//! (`--<pass-name>[=<options>]`, any registered upstream or ming pass) are
+//! taken out first, in order, and checked against MLIR's pass registry.
+//! Like mlir-opt, single-dash long options (`-split-input-file`) work too.
+use crate::bridge::ffi;
+use clap::{ArgAction, CommandFactory, Parser};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "ming-opt",
+    version,
+    about = "ming's optimizer driver: mlir-opt with the dfg and emitHLS dialects and ming's passes",
+    after_help = "Pass flags: --<pass-name>[=\"<option>=<value> ...\"], in the order given; see the pass list below.",
+    disable_help_flag = true
+)]
+pub struct Cli {
+    /// Input file, "-" for stdin.
+    #[arg(default_value = "-")]
+    pub input: String,
+
+    /// Output file, "-" for stdout.
+    #[arg(short = 'o', default_value = "-", value_name = "FILE")]
+    pub output: String,
+
+    /// A textual pass pipeline, e.g. 'builtin.module(canonicalize)'.
+    #[arg(long = "pass-pipeline", value_name = "PIPELINE")]
+    pub pass_pipeline: Option<String>,
+
+    /// Split the input at the marker (default "// -----") and process each chunk alone.
+    #[arg(long = "split-input-file", num_args = 0..=1, require_equals = true,
+          default_missing_value = "// -----", value_name = "MARKER")]
+    pub split_input_file: Option<String>,
+
+    /// Join split outputs with this marker.
+    #[arg(long = "output-split-marker", num_args = 0..=1, require_equals = true,
+          default_missing_value = "// -----", value_name = "MARKER")]
+    pub output_split_marker: Option<String>,
+
+    /// Check diagnostics against expected-* comments in the input.
+    #[arg(long = "verify-diagnostics", num_args = 0..=1, require_equals = true,
+          default_missing_value = "all", value_parser = ["all", "only-expected"])]
+    pub verify_diagnostics: Option<String>,
+
+    /// Allow operations of unregistered dialects.
+    #[arg(long = "allow-unregistered-dialect")]
+    pub allow_unregistered_dialect: bool,
+
+    /// Run the verifier after each pass.
+    #[arg(long = "verify-each", num_args = 0..=1, require_equals = true,
+          default_value = "true", default_missing_value = "true", action = ArgAction::Set)]
+    pub verify_each: bool,
+
+    /// Emit bytecode instead of text.
+    #[arg(long = "emit-bytecode")]
+    pub emit_bytecode: bool,
+
+    /// Print the registered dialects and exit.
+    #[arg(long = "show-dialects")]
+    pub show_dialects: bool,
+
+    /// Print the pass pipeline before running it.
+    #[arg(long = "dump-pass-pipeline")]
+    pub dump_pass_pipeline: bool,
+
+    /// Do not wrap the input in an implicit builtin.module.
+    #[arg(long = "no-implicit-module")]
+    pub no_implicit_module: bool,
+
+    /// Print the IR before every pass.
+    #[arg(long = "mlir-print-ir-before-all")]
+    pub print_ir_before_all: bool,
+
+    /// Print the IR after every pass.
+    #[arg(long = "mlir-print-ir-after-all")]
+    pub print_ir_after_all: bool,
+
+    /// Print the IR after a pass only when it changed.
+    #[arg(long = "mlir-print-ir-after-change")]
+    pub print_ir_after_change: bool,
+
+    /// Print the IR after a pass that failed.
+    #[arg(long = "mlir-print-ir-after-failure")]
+    pub print_ir_after_failure: bool,
+
+    /// Print the whole module, not only the pass's operation, when printing IR.
+    #[arg(long = "mlir-print-ir-module-scope")]
+    pub print_ir_module_scope: bool,
+
+    /// Print operations in the generic form.
+    #[arg(long = "mlir-print-op-generic")]
+    pub print_op_generic: bool,
+
+    /// Print locations.
+    #[arg(long = "mlir-print-debuginfo")]
+    pub print_debuginfo: bool,
+
+    /// Print with local scope (no module-level aliases).
+    #[arg(long = "mlir-print-local-scope")]
+    pub print_local_scope: bool,
+
+    /// Elide element attributes with more elements than this.
+    #[arg(long = "mlir-elide-elementsattrs-if-larger", require_equals = true, value_name = "N")]
+    pub elide_elements_if_larger: Option<u64>,
+
+    /// Run MLIR single-threaded.
+    #[arg(long = "mlir-disable-threading")]
+    pub disable_threading: bool,
+
+    /// Report the time of every pass.
+    #[arg(long = "mlir-timing")]
+    pub timing: bool,
+
+    /// More messages from the tool itself (-v info, -vv debug).
+    #[arg(short = 'v', action = ArgAction::Count)]
+    pub verbose: u8,
+
+    /// Print help, including every registered pass.
+    #[arg(short = 'h', long = "help")]
+    pub help: bool,
+}
+
+impl Cli {
+    /// The --mlir-* flags, spelled for MLIR's own option parser.
+    fn mlir_flags(&self) -> Vec<String> {
+        let switches = [
+            (self.print_ir_before_all, "--mlir-print-ir-before-all"),
+            (self.print_ir_after_all, "--mlir-print-ir-after-all"),
+            (self.print_ir_after_change, "--mlir-print-ir-after-change"),
+            (self.print_ir_after_failure, "--mlir-print-ir-after-failure"),
+            (self.print_ir_module_scope, "--mlir-print-ir-module-scope"),
+            (self.print_op_generic, "--mlir-print-op-generic"),
+            (self.print_debuginfo, "--mlir-print-debuginfo"),
+            (self.print_local_scope, "--mlir-print-local-scope"),
+            (self.disable_threading, "--mlir-disable-threading"),
+            (self.timing, "--mlir-timing"),
+        ];
+        let mut flags: Vec<String> =
+            switches.iter().filter(|(on, _)| *on).map(|(_, f)| f.to_string()).collect();
+        if let Some(n) = self.elide_elements_if_larger {
+            flags.push(format!("--mlir-elide-elementsattrs-if-larger={n}"));
+        }
+        flags
+    }
+}
+
+/// Command-line arguments split into clap's and the pass flags.
+#[derive(Debug, Default, PartialEq)]
+pub struct SplitArgs {
+    pub tool: Vec<String>,
+    pub passes: Vec<(String, String)>,
+    /// `--name` flags that are neither ours nor a registered pass.
+    pub unknown: Vec<String>,
+}
+
+/// Normalises mlir-opt spellings and takes out the pass flags, keeping their
+/// order. `is_pass` decides which `--name` is a pass (the registry).
+pub fn split_args(args: &[String], is_pass: impl Fn(&str) -> bool) -> SplitArgs {
+    let own: Vec<String> = Cli::command()
+        .get_arguments()
+        .filter_map(|a| a.get_long().map(str::to_string))
+        .collect();
+    let mut split = SplitArgs::default();
+    let mut rest = args.iter();
+    if let Some(program) = rest.next() {
+        split.tool.push(program.clone());
+    }
+    let mut positional_only = false;
+    for arg in rest {
+        if positional_only || arg == "-" || !arg.starts_with('-') {
+            split.tool.push(arg.clone());
+            continue;
+        }
+        if arg == "--" {
+            positional_only = true;
+            split.tool.push(arg.clone());
+            continue;
+        }
+        // `-split-input-file` -> `--split-input-file`; `-o` and `-v` stay short.
+        let long = if !arg.starts_with("--") && arg.len() > 2 && !arg.starts_with("-o") && !arg.chars().skip(1).all(|c| c == 'v') {
+            format!("-{arg}")
+        } else {
+            arg.clone()
+        };
+        if let Some(body) = long.strip_prefix("--") {
+            let (name, options) = match body.split_once('=') {
+                Some((n, o)) => (n, o),
+                None => (body, ""),
+            };
+            if !own.iter().any(|o| o == name) {
+                if is_pass(name) {
+                    split.passes.push((name.to_string(), options.to_string()));
+                    continue;
+                }
+                split.unknown.push(format!("--{name}"));
+            }
+        }
+        split.tool.push(long);
+    }
+    split
+}
+
+/// Runs ming-opt on `args` (program name first); returns the exit status:
+/// 0 on success, 1 on any failure, as mlir-opt.
+pub fn run(args: Vec<String>) -> i32 {
+    let split = split_args(&args, ffi::is_pass_name);
+    if let Some(flag) = split.unknown.first() {
+        eprintln!("ming-opt: unknown option or pass '{flag}' (ming-opt --help lists both)");
+        return 1;
+    }
+    let cli = match Cli::try_parse_from(&split.tool) {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return match err.kind() {
+                clap::error::ErrorKind::DisplayVersion => 0,
+                _ => 1,
+            };
+        }
+    };
+    crate::logger::init(cli.verbose);
+
+    if cli.help {
+        let _ = Cli::command().print_help();
+        ffi::print_pass_help();
+        return 0;
+    }
+    if cli.pass_pipeline.is_some() && !split.passes.is_empty() {
+        log::error!("'--pass-pipeline' cannot be combined with individual pass flags");
+        return 1;
+    }
+    log::debug!("pass flags: {:?}", split.passes);
+    opt_main(&cli, split.passes)
+}
+
+fn opt_main(cli: &Cli, passes: Vec<(String, String)>) -> i32 {
+    let request = ffi::OptRequest {
+        input: cli.input.clone(),
+        output: cli.output.clone(),
+        pass_pipeline: cli.pass_pipeline.clone().unwrap_or_default(),
+        passes: passes
+            .into_iter()
+            .map(|(name, options)| ffi::PassFlag { name, options })
+            .collect(),
+        split_input_file: cli.split_input_file.clone().unwrap_or_default(),
+        output_split_marker: cli.output_split_marker.clone().unwrap_or_default(),
+        verify_diagnostics: cli.verify_diagnostics.clone().unwrap_or_default(),
+        allow_unregistered_dialect: cli.allow_unregistered_dialect,
+        verify_each: cli.verify_each,
+        emit_bytecode: cli.emit_bytecode,
+        show_dialects: cli.show_dialects,
+        dump_pass_pipeline: cli.dump_pass_pipeline,
+        no_implicit_module: cli.no_implicit_module,
+        mlir_flags: cli.mlir_flags(),
+    };
+    ffi::opt_main(&request)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn is_pass(name: &str) -> bool {
+        matches!(name, "canonicalize" | "ming-test-kernel-analysis")
+    }
+
+    #[test]
+    fn pass_flags_are_taken_out_in_order() {
+        let split = split_args(
+            &args(&["ming-opt", "in.mlir", "--canonicalize=max-iterations=2", "-o", "x", "-ming-test-kernel-analysis"]),
+            is_pass,
+        );
+        assert_eq!(split.tool, args(&["ming-opt", "in.mlir", "-o", "x"]));
+        assert_eq!(
+            split.passes,
+            vec![
+                ("canonicalize".to_string(), "max-iterations=2".to_string()),
+                ("ming-test-kernel-analysis".to_string(), String::new())
+            ]
+        );
+    }
+
+    #[test]
+    fn single_dash_long_options_become_double_dash() {
+        let split = split_args(&args(&["ming-opt", "-split-input-file", "-verify-diagnostics", "-", "-v"]), is_pass);
+        assert_eq!(split.tool, args(&["ming-opt", "--split-input-file", "--verify-diagnostics", "-", "-v"]));
+        let cli = Cli::try_parse_from(&split.tool).expect("parses");
+        assert_eq!(cli.split_input_file.as_deref(), Some("// -----"));
+        assert_eq!(cli.verify_diagnostics.as_deref(), Some("all"));
+        assert_eq!(cli.input, "-");
+    }
+
+    #[test]
+    fn own_options_win_over_pass_names_and_unknown_flags_stay_errors() {
+        let split = split_args(&args(&["ming-opt", "--no-such-pass", "--verify-each=false"]), |_| false);
+        assert!(split.passes.is_empty());
+        assert_eq!(split.unknown, args(&["--no-such-pass"]));
+        let cli = Cli::try_parse_from(args(&["ming-opt", "--verify-each=false"])).expect("parses");
+        assert!(!cli.verify_each);
+    }
+
+    #[test]
+    fn mlir_flags_are_forwarded_by_name() {
+        let cli = Cli::try_parse_from(args(&[
+            "ming-opt",
+            "--mlir-print-ir-after-all",
+            "--mlir-print-op-generic",
+            "--mlir-elide-elementsattrs-if-larger=4",
+        ]))
+        .expect("parses");
+        assert_eq!(
+            cli.mlir_flags(),
+            args(&["--mlir-print-ir-after-all", "--mlir-print-op-generic", "--mlir-elide-elementsattrs-if-larger=4"])
+        );
+    }
+}

@@ -1,0 +1,7 @@
+//! ming: CNN linalg -> streaming dataflow (dfg) -> emitHLS -> Vitis HLS C++.
+//! The Rust side drives the flow; dialects and passes live in the C++ shared
+//! library libMingPasses.so (cpp/), reached through the cxx bridge.
+pub mod bridge;
+pub mod cli;
+pub mod logger;
+pub mod mlir;
