@@ -21,7 +21,7 @@
 //    is literally Algorithm 2 line 14: output dims no input reads directly
 //    (a fill writes every element from a scalar, so W = all its dims).
 
-// ---- Sliding windows -------------------------------------------------------
+// ===== Sliding windows =====================================================
 
 // 3x3 conv, NCHW/FCHW, i8 x i8 -> i32. Loops (n, f, oh, ow, c, kh, kw).
 // The input reads (n, c, oh + kh, ow + kw): n is P, c is R, the two sums are O
@@ -161,7 +161,9 @@ func.func @two_windowed_inputs(%a: tensor<10x10xf32>, %b: tensor<10x10xf32>,
   return %r : tensor<8x8xf32>
 }
 
-// ---- Regular reductions ----------------------------------------------------
+// -----
+
+// ===== Regular reductions ==================================================
 
 // Loops (m, n, k): m from A and n from B are P, k is R; the output reads only
 // P dims, so W is empty. No index mixes a parallel and a reduction dim.
@@ -202,7 +204,9 @@ func.func @row_sum(%x: tensor<8x32xi8>, %o: tensor<8xi32>) -> tensor<8xi32> {
   return %r : tensor<8xi32>
 }
 
-// ---- Pure parallel ---------------------------------------------------------
+// -----
+
+// ===== Pure parallel =======================================================
 
 // ReLU: identity maps, all parallel. The zero is defined outside the body, as
 // IREE and tosa-to-linalg emit it, so the payload is the maximumf alone.
@@ -268,7 +272,9 @@ func.func @broadcast(%x: tensor<5xf32>, %o: tensor<4x5xf32>) -> tensor<4x5xf32> 
   return %r : tensor<4x5xf32>
 }
 
-// ---- None of the usual shapes ----------------------------------------------
+// -----
+
+// ===== None of the usual shapes ============================================
 
 // out[i][j] = x[i + j] with i, j both parallel (a Hankel expansion). The index
 // is a sum, but the class only depends on iterator types: with no reduction

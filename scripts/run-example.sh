@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The main job on the bundled example (examples/conv_relu.mlir): every stage
+# that exists today: normalisation (named ops generalised) and the kernel
+# analysis of each layer, printed as remarks; the normalised IR goes to
+# out/conv_relu.generic.mlir.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+"$root/scripts/setup.sh"
+cargo build --release --locked
+mkdir -p out
+./target/release/ming-opt examples/conv_relu.mlir --linalg-generalize-named-ops \
+  --ming-test-kernel-analysis -o out/conv_relu.generic.mlir
+echo "ming: wrote out/conv_relu.generic.mlir"
