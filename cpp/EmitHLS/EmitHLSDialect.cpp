@@ -3,6 +3,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -75,4 +76,18 @@ LogicalResult ArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
     if (d <= 0)
       return emitError() << "array dimensions must be positive, got " << d;
   return verifyScalar(emitError, elementType, "array");
+}
+
+Type ming::emithls::getMemoryElementType(Type type) {
+  if (auto array = dyn_cast<ArrayType>(type))
+    return array.getElementType();
+  if (auto ptr = dyn_cast<PointerType>(type))
+    return ptr.getElementType();
+  return type;
+}
+
+bool ming::emithls::isCIdentifier(StringRef name) {
+  if (name.empty() || !(llvm::isAlpha(name.front()) || name.front() == '_'))
+    return false;
+  return llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }

@@ -61,6 +61,29 @@ LogicalResult addPassFlag(OpPassManager &pm, StringRef name, StringRef options) 
     return info->addToPipeline(pm, options, onError);
   return onError("no such pass or pass pipeline");
 }
+/// Adds `--pass-pipeline=anchor(passes)` to `pm` the way mlir-opt does: the
+/// anchor must be pm's operation (or `any`), and the passes inside it run
+/// directly on it, not on nested ops of the same name.
+LogicalResult addAnchoredPipeline(PassManager &pm, StringRef text) {
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  FailureOr<OpPassManager> parsed = parsePassPipeline(text, os);
+  auto fail = [&](const Twine &msg) {
+    llvm::errs() << "ming-opt: --pass-pipeline: " << msg << "\n";
+    return failure();
+  };
+  if (failed(parsed))
+    return fail(message);
+  StringRef anchor = parsed->getOpAnchorName();
+  if (anchor != pm.getOpAnchorName() && anchor != OpPassManager::getAnyOpAnchorName())
+    return fail("the pipeline is anchored on '" + anchor + "', but the input's top operation is '" +
+                pm.getOpAnchorName() + "'");
+  StringRef inner = text.trim();
+  inner = inner.drop_front(inner.find('(') + 1).drop_back();
+  if (failed(parsePassPipeline(inner, pm, os)))
+    return fail(message);
+  return success();
+}
 } // namespace
 
 namespace ming::tools {
@@ -105,7 +128,6 @@ int optMain(const OptRequest &request) {
       .verifyPasses(request.verifyEach)
       .emitBytecode(request.emitBytecode)
       .showDialects(request.showDialects)
-      .dumpPassPipeline(request.dumpPassPipeline)
       .useExplicitModule(request.noImplicitModule);
   if (!request.splitInputFile.empty())
     config.splitInputFile(request.splitInputFile);
@@ -118,17 +140,17 @@ int optMain(const OptRequest &request) {
 
   config.setPassPipelineSetupFn([&](PassManager &pm) -> LogicalResult {
     if (!request.passPipeline.empty()) {
-      std::string message;
-      llvm::raw_string_ostream os(message);
-      if (failed(parsePassPipeline(request.passPipeline, pm, os))) {
-        llvm::errs() << "ming-opt: --pass-pipeline: " << message << "\n";
+      if (failed(addAnchoredPipeline(pm, request.passPipeline)))
         return failure();
-      }
-      return success();
+    } else {
+      for (const auto &[name, options] : request.passes)
+        if (failed(addPassFlag(pm, name, options)))
+          return failure();
     }
-    for (const auto &[name, options] : request.passes)
-      if (failed(addPassFlag(pm, name, options)))
-        return failure();
+    if (request.dumpPassPipeline) {
+      pm.printAsTextualPipeline(llvm::errs());
+      llvm::errs() << "\n";
+    }
     return success();
   });
 

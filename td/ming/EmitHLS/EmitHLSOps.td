@@ -9,6 +9,9 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/LoopLikeInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
+// The enum attributes print their own leading space (the generic form needs
+// it after the mnemonic), hence the `` before each of them in op formats.
+
 // Values that name memory: a local or argument array, or an AXI pointer.
 def EmitHLS_MemoryType : AnyTypeOf<[EmitHLS_ArrayType, EmitHLS_PointerType],
                                    "!emitHLS.array or !emitHLS.ptr">;
@@ -256,7 +259,13 @@ def EmitHLS_YieldOp : EmitHLS_Op<"yield", [
   let summary = "end of a for or if body";
   let description = [{
     Prints nothing: it marks the closing brace. It is implicit in the custom
-    syntax of `emitHLS.for` and `emitHLS.if`.
+    syntax of `emitHLS.for` and `emitHLS.if`; written out, it reads:
+
+    ```mlir
+    emitHLS.for %i = 0 to 4 step 1 {
+      emitHLS.yield
+    }
+    ```
   }];
   let assemblyFormat = "attr-dict";
 }
@@ -297,8 +306,8 @@ def EmitHLS_StreamWriteOp : EmitHLS_Op<"stream_write", [
   let assemblyFormat = "$stream `,` $value attr-dict `:` qualified(type($stream))";
 }
 
-// getMemoryElementType leaves a non-memory type unchanged, so that a parser
-// given a wrong type still builds an op and the verifier rejects it cleanly.
+// getMemoryElementType leaves a non-memory type unchanged, so inferring the
+// value type never asserts, even on generic-form input with a wrong type.
 def EmitHLS_LoadOp : EmitHLS_Op<"load", [
     TypesMatchWith<"result type is the element type", "memref", "value",
                    "::ming::emithls::getMemoryElementType($_self)">]> {
@@ -458,7 +467,7 @@ def EmitHLS_PragmaArrayPartitionOp : EmitHLS_PragmaOp<"array_partition"> {
   let arguments = (ins EmitHLS_ArrayType:$array, EmitHLS_PartitionKindAttr:$kind,
                        OptionalAttr<I64Attr>:$factor, I64Attr:$dim);
   let assemblyFormat = [{
-    $array $kind (`factor` `=` $factor^)? `dim` `=` $dim attr-dict `:` qualified(type($array))
+    $array `` $kind (`factor` `=` $factor^)? `dim` `=` $dim attr-dict `:` qualified(type($array))
   }];
   let hasVerifier = 1;
 }
@@ -476,10 +485,11 @@ def EmitHLS_PragmaBindStorageOp : EmitHLS_PragmaOp<"bind_storage"> {
     emitHLS.pragma.bind_storage %s type = fifo impl = srl : !emitHLS.stream<i8>
     ```
   }];
-  let arguments = (ins AnyTypeOf<[EmitHLS_ArrayType, EmitHLS_StreamType]>:$variable,
+  let arguments = (ins AnyTypeOf<[EmitHLS_ArrayType, EmitHLS_StreamType],
+                                 "!emitHLS.array or !emitHLS.stream">:$variable,
                        EmitHLS_StorageKindAttr:$storage, EmitHLS_StorageImplAttr:$impl);
   let assemblyFormat = [{
-    $variable `type` `=` $storage `impl` `=` $impl attr-dict `:` type($variable)
+    $variable `type` `=` `` $storage `impl` `=` `` $impl attr-dict `:` type($variable)
   }];
   let hasVerifier = 1;
 }
@@ -518,7 +528,7 @@ def EmitHLS_PragmaInterfaceOp : EmitHLS_PragmaOp<"interface", [HasParent<"FuncOp
   let arguments = (ins EmitHLS_InterfaceModeAttr:$mode, Optional<AnyType>:$port,
                        OptionalAttr<StrAttr>:$bundle, OptionalAttr<I64Attr>:$depth);
   let assemblyFormat = [{
-    $mode ($port^):(`return`)? (`bundle` `=` $bundle^)? (`depth` `=` $depth^)? attr-dict
+    `` $mode ($port^):(`return`)? (`bundle` `=` $bundle^)? (`depth` `=` $depth^)? attr-dict
     (`:` type($port)^)?
   }];
   let hasVerifier = 1;

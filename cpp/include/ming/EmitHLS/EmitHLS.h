@@ -22,6 +22,19 @@
 #define GET_TYPEDEF_CLASSES
 #include "ming/EmitHLS/EmitHLSTypes.h.inc"
 
+namespace ming::emithls {
+
+/// The element type of an !emitHLS.array or !emitHLS.ptr; any other type is
+/// returned unchanged, so type inference never fails and the verifier can
+/// report the wrong type instead.
+mlir::Type getMemoryElementType(mlir::Type type);
+
+/// True for a C identifier: [A-Za-z_][A-Za-z0-9_]*. Function names, loop
+/// labels and AXI bundle names are printed verbatim into the C++.
+bool isCIdentifier(llvm::StringRef name);
+
+} // namespace ming::emithls
+
 #define GET_OP_CLASSES
 #include "ming/EmitHLS/EmitHLSOps.h.inc"
 
