@@ -180,8 +180,10 @@ LogicalResult PragmaInterfaceOp::verify() {
       return emitOpError("m_axi port must be an !emitHLS.ptr or !emitHLS.array, got ") << type;
     if (mode == InterfaceMode::Axis && !isa<StreamType>(type))
       return emitOpError("axis port must be an !emitHLS.stream, got ") << type;
-    if (mode == InterfaceMode::SAxiLite && !isa<IntegerType, FloatType>(type))
-      return emitOpError("s_axilite port must be a scalar, got ") << type;
+    // On a pointer or array, s_axilite maps its base address (offset=slave).
+    if (mode == InterfaceMode::SAxiLite && isa<StreamType>(type))
+      return emitOpError("s_axilite port must be a scalar, !emitHLS.ptr or !emitHLS.array, got ")
+             << type;
   } else if (mode != InterfaceMode::SAxiLite) {
     return emitOpError("port=return (no port) is only for s_axilite, not ")
            << stringifyInterfaceMode(mode);
@@ -198,8 +200,10 @@ LogicalResult PragmaInterfaceOp::verify() {
     if (depthAttr.getInt() < 1)
       return emitOpError("depth must be at least 1, got ") << depthAttr.getInt();
   }
-  if (findEarlier<PragmaInterfaceOp>(
-          *this, [&](PragmaInterfaceOp other) { return other.getPort() == port; }))
+  // A memory port takes both m_axi (data) and s_axilite (its base address).
+  if (findEarlier<PragmaInterfaceOp>(*this, [&](PragmaInterfaceOp other) {
+        return other.getPort() == port && other.getMode() == mode;
+      }))
     return emitOpError("repeats an earlier ")
            << getOperationName() << " of the same port";
   return success();

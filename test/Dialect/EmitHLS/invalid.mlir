@@ -773,9 +773,9 @@ emitHLS.func @f(%p: !emitHLS.ptr<i8>) {
 
 // -----
 
-emitHLS.func @f(%p: !emitHLS.ptr<i8>) {
-  // expected-error@+1 {{s_axilite port must be a scalar, got '!emitHLS.ptr<i8>'}}
-  emitHLS.pragma.interface s_axilite %p : !emitHLS.ptr<i8>
+emitHLS.func @f(%p: !emitHLS.stream<i8>) {
+  // expected-error@+1 {{s_axilite port must be a scalar, !emitHLS.ptr or !emitHLS.array, got '!emitHLS.stream<i8>'}}
+  emitHLS.pragma.interface s_axilite %p : !emitHLS.stream<i8>
   emitHLS.return
 }
 

@@ -119,6 +119,7 @@ emitHLS.func @stream_pragmas() {
 // CHECK-LABEL: emitHLS.func @interfaces(
 // CHECK-SAME:      %[[X:.*]]: !emitHLS.ptr<i8>, %[[Y:.*]]: !emitHLS.array<64xi32>, %[[N:.*]]: i32, %[[G:.*]]: f32, %[[S:.*]]: !emitHLS.stream<i8>)
 // CHECK-NEXT:    emitHLS.pragma.interface m_axi %[[X]] bundle = "gmem0" depth = 3072 : !emitHLS.ptr<i8>
+// CHECK-NEXT:    emitHLS.pragma.interface s_axilite %[[X]] bundle = "control" : !emitHLS.ptr<i8>
 // CHECK-NEXT:    emitHLS.pragma.interface m_axi %[[Y]] : !emitHLS.array<64xi32>
 // CHECK-NEXT:    emitHLS.pragma.interface s_axilite %[[N]] bundle = "control" : i32
 // CHECK-NEXT:    emitHLS.pragma.interface s_axilite %[[G]] : f32
@@ -128,6 +129,7 @@ emitHLS.func @stream_pragmas() {
 emitHLS.func @interfaces(%x: !emitHLS.ptr<i8>, %y: !emitHLS.array<64xi32>, %n: i32, %g: f32,
                          %s: !emitHLS.stream<i8>) {
   emitHLS.pragma.interface m_axi %x bundle = "gmem0" depth = 3072 : !emitHLS.ptr<i8>
+  emitHLS.pragma.interface s_axilite %x bundle = "control" : !emitHLS.ptr<i8>
   emitHLS.pragma.interface m_axi %y : !emitHLS.array<64xi32>
   emitHLS.pragma.interface s_axilite %n bundle = "control" : i32
   emitHLS.pragma.interface s_axilite %g : f32
