@@ -6,6 +6,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
+# rustup installs cargo in ~/.cargo/bin, which a non-login shell may not have on PATH.
+[ -d "${HOME:-/root}/.cargo/bin" ] && export PATH="${HOME:-/root}/.cargo/bin:$PATH"
 "$root/scripts/setup.sh"
 cargo build --release --locked
 mkdir -p out

@@ -4,6 +4,8 @@
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
+# rustup installs cargo in ~/.cargo/bin, which a non-login shell may not have on PATH.
+[ -d "${HOME:-/root}/.cargo/bin" ] && export PATH="${HOME:-/root}/.cargo/bin:$PATH"
 "$root/scripts/setup.sh" || exit 1
 cargo build --release --locked || exit 1
 
