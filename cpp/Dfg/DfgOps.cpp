@@ -3,7 +3,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
-#include "mlir/Interfaces/FunctionImplementation.h"
+#include "ming/Support/FunctionLike.h"
 
 using namespace mlir;
 using namespace ming::dfg;
@@ -15,23 +15,6 @@ using namespace ming::dfg;
 // Function-like ops (graph, process) share the func.func syntax.
 //===----------------------------------------------------------------------===//
 
-template <typename OpTy>
-static ParseResult parseFunctionLike(OpAsmParser &parser, OperationState &result) {
-  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
-                          ArrayRef<Type> results, function_interface_impl::VariadicFlag,
-                          std::string &) { return builder.getFunctionType(argTypes, results); };
-  return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false, OpTy::getFunctionTypeAttrName(result.name),
-      buildFuncType, OpTy::getArgAttrsAttrName(result.name), OpTy::getResAttrsAttrName(result.name));
-}
-
-template <typename OpTy>
-static void printFunctionLike(OpTy op, OpAsmPrinter &p) {
-  function_interface_impl::printFunctionOp(p, op, /*isVariadic=*/false,
-                                           op.getFunctionTypeAttrName(),
-                                           op.getArgAttrsAttrName(), op.getResAttrsAttrName());
-}
-
 /// Shared checks: a function-like dfg op returns nothing and has a body.
 static LogicalResult verifyFunctionLike(Operation *op, FunctionType type) {
   if (type.getNumResults() != 0)
@@ -41,9 +24,9 @@ static LogicalResult verifyFunctionLike(Operation *op, FunctionType type) {
 }
 
 ParseResult GraphOp::parse(OpAsmParser &parser, OperationState &result) {
-  return parseFunctionLike<GraphOp>(parser, result);
+  return ming::parseFunctionLike<GraphOp>(parser, result);
 }
-void GraphOp::print(OpAsmPrinter &p) { printFunctionLike(*this, p); }
+void GraphOp::print(OpAsmPrinter &p) { ming::printFunctionLike(*this, p); }
 
 RegionKind GraphOp::getRegionKind(unsigned) { return RegionKind::Graph; }
 
@@ -66,9 +49,9 @@ LogicalResult GraphOp::verifyRegions() {
 }
 
 ParseResult ProcessOp::parse(OpAsmParser &parser, OperationState &result) {
-  return parseFunctionLike<ProcessOp>(parser, result);
+  return ming::parseFunctionLike<ProcessOp>(parser, result);
 }
-void ProcessOp::print(OpAsmPrinter &p) { printFunctionLike(*this, p); }
+void ProcessOp::print(OpAsmPrinter &p) { ming::printFunctionLike(*this, p); }
 
 LogicalResult ProcessOp::verify() {
   if (failed(verifyFunctionLike(*this, getFunctionType())))

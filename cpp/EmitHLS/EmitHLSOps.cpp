@@ -4,7 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
-#include "mlir/Interfaces/FunctionImplementation.h"
+#include "ming/Support/FunctionLike.h"
 #include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
@@ -26,19 +26,10 @@ static std::string shapeString(ArrayRef<int64_t> shape) {
 //===----------------------------------------------------------------------===//
 
 ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
-                          function_interface_impl::VariadicFlag,
-                          std::string &) { return builder.getFunctionType(argTypes, results); };
-  return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false, getFunctionTypeAttrName(result.name), buildFuncType,
-      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+  return ming::parseFunctionLike<FuncOp>(parser, result);
 }
 
-void FuncOp::print(OpAsmPrinter &p) {
-  function_interface_impl::printFunctionOp(p, *this, /*isVariadic=*/false,
-                                           getFunctionTypeAttrName(), getArgAttrsAttrName(),
-                                           getResAttrsAttrName());
-}
+void FuncOp::print(OpAsmPrinter &p) { ming::printFunctionLike(*this, p); }
 
 /// C++ argument kinds: scalars by value, arrays and pointers (memory ports),
 /// streams by reference. A C++ function returns at most one scalar.
