@@ -110,6 +110,10 @@ pub struct Cli {
     #[arg(long = "mlir-timing")]
     pub timing: bool,
 
+    /// Translate the emitHLS input to Vitis HLS C++ (no passes run).
+    #[arg(long = "emit-hls-cpp")]
+    pub emit_hls_cpp: bool,
+
     /// More messages from the tool itself (-v info, -vv debug).
     #[arg(short = 'v', action = ArgAction::Count)]
     pub verbose: u8,
@@ -229,7 +233,65 @@ pub fn run(args: Vec<String>) -> i32 {
         return 1;
     }
     log::debug!("pass flags: {:?}", split.passes);
+    if cli.emit_hls_cpp {
+        if cli.pass_pipeline.is_some() || !split.passes.is_empty() {
+            log::error!("'--emit-hls-cpp' runs no passes; run them in a separate ming-opt call");
+            return 1;
+        }
+        return emit_hls_cpp(&cli);
+    }
     opt_main(&cli, split.passes)
+}
+
+/// `ming-opt INPUT --emit-hls-cpp [-o OUT]`: parse (our dialects registered,
+/// diagnostics on stderr), translate, write. 0 on success, 1 on any failure.
+fn emit_hls_cpp(cli: &Cli) -> i32 {
+    use melior::ir::{operation::OperationLike, Module};
+    let context = crate::mlir::context();
+    let module = if cli.input == "-" {
+        let mut source = String::new();
+        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut source) {
+            eprintln!("ming-opt: cannot read stdin: {e}");
+            return 1;
+        }
+        Module::parse(&context, &source)
+    } else {
+        if let Err(e) = std::fs::metadata(&cli.input) {
+            eprintln!("ming-opt: cannot open '{}': {e}", cli.input);
+            return 1;
+        }
+        // Parsing from the file keeps its name in the locations.
+        let name = melior::StringRef::new(&cli.input);
+        let raw = unsafe { mlir_sys::mlirModuleCreateParseFromFile(context.to_raw(), name.to_raw()) };
+        unsafe { Module::from_option_raw(raw) }
+    };
+    // MLIR has already printed the parse or verifier error.
+    let Some(module) = module else {
+        eprintln!("ming-opt: '{}' does not parse or verify", cli.input);
+        return 1;
+    };
+    if !module.as_operation().verify() {
+        return 1;
+    }
+    let cpp = match crate::translate::emit_cpp(&module) {
+        Ok(cpp) => cpp,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    let written = if cli.output == "-" {
+        std::io::Write::write_all(&mut std::io::stdout(), cpp.as_bytes())
+    } else {
+        std::fs::write(&cli.output, cpp)
+    };
+    match written {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("ming-opt: cannot write '{}': {e}", cli.output);
+            1
+        }
+    }
 }
 
 fn opt_main(cli: &Cli, passes: Vec<(String, String)>) -> i32 {

@@ -5,3 +5,4 @@ pub mod bridge;
 pub mod cli;
 pub mod logger;
 pub mod mlir;
+pub mod translate;
