@@ -102,6 +102,11 @@ pub struct Cli {
     #[arg(long = "mlir-elide-elementsattrs-if-larger", require_equals = true, value_name = "N")]
     pub elide_elements_if_larger: Option<u64>,
 
+    /// Attach the operation to every diagnostic as a note (default true).
+    #[arg(long = "mlir-print-op-on-diagnostic", num_args = 0..=1, require_equals = true,
+          default_value = "true", default_missing_value = "true", action = ArgAction::Set)]
+    pub print_op_on_diagnostic: bool,
+
     /// Run MLIR single-threaded.
     #[arg(long = "mlir-disable-threading")]
     pub disable_threading: bool,
@@ -140,6 +145,9 @@ impl Cli {
         ];
         let mut flags: Vec<String> =
             switches.iter().filter(|(on, _)| *on).map(|(_, f)| f.to_string()).collect();
+        if !self.print_op_on_diagnostic {
+            flags.push("--mlir-print-op-on-diagnostic=false".to_string());
+        }
         if let Some(n) = self.elide_elements_if_larger {
             flags.push(format!("--mlir-elide-elementsattrs-if-larger={n}"));
         }

@@ -12,5 +12,5 @@ cd "$root"
 cargo build --release --locked
 mkdir -p out
 ./target/release/ming-opt examples/conv_relu.mlir --linalg-generalize-named-ops \
-  --ming-test-kernel-analysis -o out/conv_relu.generic.mlir
+  --ming-test-kernel-analysis --mlir-print-op-on-diagnostic=false -o out/conv_relu.generic.mlir
 echo "ming: wrote out/conv_relu.generic.mlir"

@@ -10,6 +10,8 @@
 // RUN: ming-opt %s --canonicalize --mlir-print-ir-before-all 2>&1 >/dev/null | FileCheck %s --check-prefix=BEFORE
 // RUN: ming-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
 // RUN: ming-opt %s --canonicalize --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=PIPE
+// RUN: ming-opt %S/../../Analysis/kernel-analysis-plugin.mlir -split-input-file --linalg-generalize-named-ops --ming-test-kernel-analysis --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=QUIET
+// RUN: ming-opt %S/../../Analysis/kernel-analysis-plugin.mlir -split-input-file --linalg-generalize-named-ops --ming-test-kernel-analysis 2>&1 >/dev/null | FileCheck %s --check-prefix=LOUD
 
 // ID: %[[C:.*]] = arith.constant 2 : i32
 // ID: arith.addi
@@ -20,6 +22,10 @@
 // GENERIC: "func.func"()
 // GENERIC: "arith.addi"
 // PIPE: canonicalize{
+// QUIET: remark: kernel:
+// QUIET-NOT: see current operation
+// LOUD: remark: kernel:
+// LOUD: note: see current operation
 
 func.func @fold() -> i32 {
   %a = arith.constant 2 : i32
