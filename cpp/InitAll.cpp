@@ -2,6 +2,7 @@
 #include "ming/InitAll.h"
 #include "ming/Dfg/Dfg.h"
 #include "ming/EmitHLS/EmitHLS.h"
+#include "ming/Conversion/Passes.h"
 #include "ming/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -13,11 +14,14 @@ void ming::registerDialects(mlir::DialectRegistry &registry) {
 void ming::registerPasses() {
   static bool done = [] {
     registerMingPasses();
+    registerMingConversionPasses();
     return true;
   }();
   (void)done;
 }
 
 std::vector<std::string> ming::passNames() {
-  return {createTestKernelAnalysis()->getArgument().str()};
+  return {createConvertLinalgToDfg()->getArgument().str(),
+          createConvertDfgToEmitHLS()->getArgument().str(),
+          createTestKernelAnalysis()->getArgument().str()};
 }
