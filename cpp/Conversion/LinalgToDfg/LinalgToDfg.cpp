@@ -1,5 +1,26 @@
-// ConvertLinalgToDfg (td/ming/Conversion/Passes.td).
+// convert-linalg-to-dfg (td/ming/Conversion/Passes.td): the function of
+// linalg ops on tensors becomes a dfg.graph of streaming processes.
+//
+// Walk order is the function's (SSA order is a topological order). Each
+// tensor value that flows between layers gets a stream: a channel from its
+// producer, through a fork process when several consumers read it. A
+// stream carries its tensor in an element order chosen by the producer;
+// sliding windows need batch, rows, columns, channels, and a consumer that
+// needs another order than the producer's gets a reorder process (a full
+// buffer, the only storage that grows with the tensor: reported as a
+// remark).
+#include "Bodies.h"
+
+#include "ming/Analysis/KernelAnalysis.h"
 #include "ming/Conversion/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace ming {
 #define GEN_PASS_DEF_CONVERTLINALGTODFG
@@ -7,12 +28,650 @@ namespace ming {
 } // namespace ming
 
 using namespace mlir;
+using namespace ming::lowering;
+using ming::KernelClass;
+using ming::KernelInfo;
+namespace dfg = ming::dfg;
 
 namespace {
+
+constexpr const char *kSupported =
+    "supported are linalg structured ops (named or linalg.generic), linalg.fill, "
+    "tensor.pad, tensor.empty, tensor.collapse_shape, tensor.expand_shape and "
+    "arith.constant";
+
+//===----------------------------------------------------------------------===//
+// Input checks and normalisation
+//===----------------------------------------------------------------------===//
+
+bool isStatic(Type t) {
+  auto shaped = dyn_cast<ShapedType>(t);
+  return !shaped || shaped.hasStaticShape();
+}
+
+/// The one function to compile, or a diagnostic.
+FailureOr<func::FuncOp> theFunction(ModuleOp module) {
+  func::FuncOp found;
+  for (auto f : module.getOps<func::FuncOp>()) {
+    if (f.isExternal())
+      continue;
+    if (found) {
+      f.emitError("convert-linalg-to-dfg: a second function '")
+          << f.getSymName() << "': ming compiles one function ('" << found.getSymName()
+          << "'); inline or remove the others";
+      return failure();
+    }
+    found = f;
+  }
+  if (!found) {
+    module.emitError("convert-linalg-to-dfg: no function with a body to compile");
+    return failure();
+  }
+  if (!found.getBody().hasOneBlock()) {
+    found.emitError("convert-linalg-to-dfg: the function must be a single block");
+    return failure();
+  }
+  for (Type t : llvm::concat<const Type>(found.getArgumentTypes(), found.getResultTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || !tensor.hasStaticShape()) {
+      found.emitError("convert-linalg-to-dfg: arguments and results must be tensors of "
+                      "static shape, got ")
+          << t;
+      return failure();
+    }
+  }
+  return found;
+}
+
+/// Checks every op of the body and generalises named linalg ops.
+LogicalResult normalise(func::FuncOp func) {
+  IRRewriter rewriter(func.getContext());
+  SmallVector<linalg::LinalgOp> named;
+  for (Operation &op : func.getBody().front()) {
+    for (Type t : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
+      if (!isStatic(t))
+        return op.emitError("convert-linalg-to-dfg: '")
+               << op.getName() << "' has a dynamic shape (" << t
+               << "); ming streams static shapes only";
+    if (isa<arith::ConstantOp, tensor::EmptyOp, tensor::PadOp, tensor::CollapseShapeOp,
+            tensor::ExpandShapeOp, func::ReturnOp, linalg::GenericOp>(op))
+      continue;
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      named.push_back(linalgOp);
+      continue;
+    }
+    return op.emitError("convert-linalg-to-dfg: '")
+           << op.getName() << "' is not supported; " << kSupported;
+  }
+  for (linalg::LinalgOp op : named) {
+    rewriter.setInsertionPoint(op);
+    if (failed(linalg::generalizeNamedOp(rewriter, op)))
+      return op.emitError("convert-linalg-to-dfg: cannot generalise '")
+             << op->getName() << "'";
+  }
+  // Dead layers would leave streams nobody reads.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(func.getBody().front())))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+  return success();
+}
+
+/// The constant a fill-like generic writes everywhere (linalg.fill after
+/// generalisation), if `op` is one.
+TypedAttr fillValue(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumLoops() == 0 ||
+      llvm::any_of(op.getDpsInputs(), [](Value v) { return isa<ShapedType>(v.getType()); }))
+    return {};
+  Block &body = op.getRegion().front();
+  Value yielded = body.getTerminator()->getOperand(0);
+  if (auto arg = dyn_cast<BlockArgument>(yielded)) {
+    if (arg.getOwner() != &body || arg.getArgNumber() >= op.getNumDpsInputs())
+      return {};
+    yielded = op.getDpsInputs()[arg.getArgNumber()];
+  }
+  Attribute attr;
+  if (matchPattern(yielded, m_Constant(&attr)))
+    return dyn_cast<TypedAttr>(attr);
+  return {};
+}
+
+/// The constant value yielded by a tensor.pad, if it is one.
+TypedAttr padValue(tensor::PadOp pad) {
+  Value v = pad.getConstantPaddingValue();
+  Attribute attr;
+  if (v && matchPattern(v, m_Constant(&attr)))
+    return dyn_cast<TypedAttr>(attr);
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// The graph builder
+//===----------------------------------------------------------------------===//
+
+struct Source {
+  SmallVector<Value> reads; // channel read ends still to hand out
+  unsigned next = 0;
+  Order order;
+};
+
+/// A fork whose output FIFOs get their depth once the whole graph is known.
+struct Fork {
+  int64_t numel;
+  SmallVector<dfg::ChannelOp> outputs;
+};
+
+/// A compute process's lag: input elements it may hold, and its input size.
+struct Lag {
+  int64_t held, inputNumel;
+};
+
+class GraphBuilder {
+public:
+  GraphBuilder(ModuleOp module, func::FuncOp func)
+      : module(module), func(func), b(module.getContext()), gb(module.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  // Operand classification.
+  FailureOr<Operand> classify(linalg::GenericOp op, OpOperand &use, bool windowed);
+  unsigned streamUses(Value v);
+  memref::GlobalOp globalFor(arith::ConstantOp cst);
+
+  // Streams.
+  Value makeSource(Value v, Order order, Location loc);
+  void distribute(Value v, Value read, Order order, Location loc);
+  FailureOr<std::pair<Value, Order>> take(Value v, std::optional<Order> want, Location loc);
+
+  // Processes.
+  dfg::ProcessOp newProcess(StringRef base, dfg::KernelKind kind, TypeRange ports,
+                            Location loc);
+  void instantiate(dfg::ProcessOp proc, ValueRange ports, Location loc);
+  dfg::ChannelOp channel(Type elem, Location loc, int64_t depth = 2);
+
+  LogicalResult lowerGeneric(linalg::GenericOp op);
+  LogicalResult lowerAlias(Operation *op, Value src, Value result);
+  LogicalResult lowerReturn(func::ReturnOp ret);
+
+  ModuleOp module;
+  func::FuncOp func;
+  OpBuilder b;  // process bodies and module-level ops
+  OpBuilder gb; // inside the graph
+  dfg::GraphOp graph;
+  DenseMap<Value, Source> sources;
+  DenseMap<Value, Order> required;
+  DenseMap<Operation *, memref::GlobalOp> globals;
+  SymbolTable *symbols = nullptr;
+  SmallVector<Fork> forks;
+  SmallVector<Lag> lags;
+  unsigned counter = 0;
+};
+
+FailureOr<Operand> GraphBuilder::classify(linalg::GenericOp op, OpOperand &use, bool windowed) {
+  Operand operand;
+  Value v = use.get();
+  Block &body = op.getRegion().front();
+  bool read = !body.getArgument(use.getOperandNumber()).use_empty();
+  Operation *def = v.getDefiningOp();
+
+  if (!isa<ShapedType>(v.getType())) {
+    Attribute attr;
+    if (!matchPattern(v, m_Constant(&attr)) || !isa<TypedAttr>(attr))
+      return op.emitError("convert-linalg-to-dfg: scalar operand #")
+             << use.getOperandNumber() << " must be a constant";
+    operand.role = Role::Splat;
+    operand.splat = cast<TypedAttr>(attr);
+    return operand;
+  }
+  if (isa_and_nonnull<tensor::EmptyOp>(def)) {
+    if (read)
+      return op.emitError("convert-linalg-to-dfg: operand #")
+             << use.getOperandNumber() << " is a tensor.empty whose values the payload reads";
+    return operand;
+  }
+  if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def)) {
+    if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()); dense && dense.isSplat()) {
+      operand.role = Role::Splat;
+      operand.splat = cast<TypedAttr>(dense.getSplatValue<Attribute>());
+      return operand;
+    }
+    operand.role = Role::Rom;
+    operand.global = globalFor(cst);
+    return operand;
+  }
+  if (auto producer = dyn_cast_or_null<linalg::GenericOp>(def))
+    if (TypedAttr fill = fillValue(producer)) {
+      operand.role = Role::Splat;
+      operand.splat = fill;
+      return operand;
+    }
+  operand.role = Role::Stream;
+  operand.source = v;
+  if (auto pad = dyn_cast_or_null<tensor::PadOp>(def)) {
+    if (!windowed)
+      return pad.emitError("convert-linalg-to-dfg: this tensor.pad feeds operand #")
+             << use.getOperandNumber()
+             << ", which is not a sliding window; padding is folded into sliding windows only";
+    operand.padValue = padValue(pad);
+    if (!operand.padValue)
+      return pad.emitError("convert-linalg-to-dfg: tensor.pad must pad with a constant");
+    operand.source = pad.getSource();
+    operand.padLow.assign(pad.getStaticLow().begin(), pad.getStaticLow().end());
+    operand.padHigh.assign(pad.getStaticHigh().begin(), pad.getStaticHigh().end());
+    if (llvm::any_of(llvm::concat<int64_t>(operand.padLow, operand.padHigh),
+                     [](int64_t p) { return p < 0 || ShapedType::isDynamic(p); }))
+      return pad.emitError("convert-linalg-to-dfg: tensor.pad needs static, non-negative "
+                           "padding");
+  }
+  return operand;
+}
+
+/// How many streams a value feeds: each streamed operand use, each return
+/// and each alias (collapse/expand) that is itself streamed.
+unsigned GraphBuilder::streamUses(Value v) {
+  unsigned n = 0;
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<func::ReturnOp>(user))
+      ++n;
+    else if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user))
+      n += streamUses(user->getResult(0)) > 0;
+    else if (auto pad = dyn_cast<tensor::PadOp>(user))
+      n += streamUses(pad.getResult());
+    else if (auto generic = dyn_cast<linalg::GenericOp>(user)) {
+      if (fillValue(generic))
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (isa_and_nonnull<tensor::EmptyOp, arith::ConstantOp>(def))
+        continue;
+      if (auto producer = dyn_cast_or_null<linalg::GenericOp>(def); producer && fillValue(producer))
+        continue;
+      ++n;
+    }
+  }
+  return n;
+}
+
+memref::GlobalOp GraphBuilder::globalFor(arith::ConstantOp cst) {
+  auto it = globals.find(cst);
+  if (it != globals.end())
+    return it->second;
+  auto type = cast<RankedTensorType>(cst.getType());
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto global = memref::GlobalOp::create(
+      b, cst.getLoc(), "weights", b.getStringAttr("private"),
+      MemRefType::get(type.getShape(), type.getElementType()), cst.getValue(),
+      /*constant=*/true, /*alignment=*/nullptr);
+  symbols->insert(global); // uniquifies the name
+  globals[cst] = global;
+  return global;
+}
+
+dfg::ChannelOp GraphBuilder::channel(Type elem, Location loc, int64_t depth) {
+  return dfg::ChannelOp::create(gb, loc, elem, 1, depth);
+}
+
+dfg::ProcessOp GraphBuilder::newProcess(StringRef base, dfg::KernelKind kind, TypeRange ports,
+                                        Location loc) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(graph);
+  auto type = FunctionType::get(b.getContext(), ports, {});
+  auto proc = dfg::ProcessOp::create(b, loc, (base + Twine(counter++)).str(), type,
+                                     /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
+                                     dfg::KernelKindAttr::get(b.getContext(), kind));
+  Block *block = new Block();
+  proc.getBody().push_back(block);
+  for (Type t : ports)
+    block->addArgument(t, loc);
+  symbols->insert(proc);
+  return proc;
+}
+
+void GraphBuilder::instantiate(dfg::ProcessOp proc, ValueRange ports, Location loc) {
+  dfg::InstantiateOp::create(gb, loc, proc.getSymName(), ports);
+}
+
+Value GraphBuilder::makeSource(Value v, Order order, Location loc) {
+  dfg::ChannelOp ch = channel(getElementTypeOrSelf(v.getType()), loc);
+  distribute(v, ch.getRead(), std::move(order), loc);
+  return ch.getWrite();
+}
+
+void GraphBuilder::distribute(Value v, Value read, Order order, Location loc) {
+  Source &s = sources[v];
+  s.order = std::move(order);
+  unsigned n = streamUses(v);
+  if (n <= 1) {
+    s.reads = {read};
+    return;
+  }
+  Type elem = getElementTypeOrSelf(v.getType());
+  SmallVector<Type> ports = {dfg::InputType::get(elem)};
+  Fork fork{cast<RankedTensorType>(v.getType()).getNumElements(), {}};
+  SmallVector<Value> operands = {read}, outs;
+  for (unsigned i = 0; i < n; ++i) {
+    ports.push_back(dfg::OutputType::get(elem));
+    dfg::ChannelOp ch = channel(elem, loc);
+    fork.outputs.push_back(ch);
+    operands.push_back(ch.getWrite());
+    s.reads.push_back(ch.getRead());
+  }
+  dfg::ProcessOp proc = newProcess("fork", dfg::KernelKind::Fork, ports, loc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&proc.getBody().front());
+  buildFork(b, loc, proc.getArgument(0), proc.getArguments().drop_front(), fork.numel);
+  instantiate(proc, operands, loc);
+  forks.push_back(std::move(fork));
+}
+
+FailureOr<std::pair<Value, Order>> GraphBuilder::take(Value v, std::optional<Order> want,
+                                                     Location loc) {
+  auto tensorType = dyn_cast<RankedTensorType>(v.getType());
+  if (!sources.count(v)) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg || arg.getOwner()->getParentOp() != func)
+      return emitError(loc, "convert-linalg-to-dfg: this value is not produced by a "
+                            "streaming layer (a constant or fill cannot be streamed)");
+    // Graph inputs: a load process reads memory in the first consumer's order.
+    Order order = want ? *want : identityOrder(tensorType.getRank());
+    Type elem = tensorType.getElementType();
+    Value mem = graph.getBody().front().getArgument(arg.getArgNumber());
+    dfg::ProcessOp proc = newProcess("load", dfg::KernelKind::Load,
+                                     {mem.getType(), dfg::OutputType::get(elem)}, loc);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&proc.getBody().front());
+      buildLoad(b, loc, proc.getArgument(0), proc.getArgument(1), order);
+    }
+    Value write = makeSource(v, order, loc);
+    instantiate(proc, {mem, write}, loc);
+  }
+  Source &s = sources[v];
+  if (s.next >= s.reads.size())
+    return emitError(loc, "convert-linalg-to-dfg: internal error: more readers than counted");
+  Value read = s.reads[s.next++];
+  if (!want || *want == s.order)
+    return std::make_pair(read, s.order);
+  // The consumer needs another element order: buffer the tensor once.
+  Type elem = tensorType.getElementType();
+  emitRemark(loc, "convert-linalg-to-dfg: reordering a ")
+      << tensorType << " stream through a full buffer (producer and consumer stream it in "
+      << "different element orders)";
+  dfg::ProcessOp proc = newProcess("reorder", dfg::KernelKind::PureParallel,
+                                   {dfg::InputType::get(elem), dfg::OutputType::get(elem)}, loc);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&proc.getBody().front());
+    buildReorder(b, loc, proc.getArgument(0), proc.getArgument(1), tensorType, s.order, *want);
+  }
+  dfg::ChannelOp ch = channel(elem, loc);
+  instantiate(proc, {read, ch.getWrite()}, loc);
+  lags.push_back({tensorType.getNumElements(), tensorType.getNumElements()});
+  return std::make_pair(Value(ch.getRead()), *want);
+}
+
+/// The order a loop nest's output takes from an already streamed input, so
+/// that elementwise layers between convolutions keep the pixel-major order.
+Order inheritedOrder(linalg::GenericOp op, AffineMap inMap, const Order &inOrder) {
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  Order order;
+  for (unsigned d : inOrder) {
+    auto dim = dyn_cast<AffineDimExpr>(inMap.getResult(d));
+    if (!dim)
+      continue;
+    for (auto [pos, e] : llvm::enumerate(outMap.getResults()))
+      if (e == dim && !llvm::is_contained(order, pos))
+        order.push_back(pos);
+  }
+  for (unsigned d = 0; d < outMap.getNumResults(); ++d)
+    if (!llvm::is_contained(order, d))
+      order.push_back(d);
+  return order;
+}
+
+LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
+  Location loc = op.getLoc();
+  if (fillValue(op)) {
+    if (streamUses(op.getResult(0)))
+      return op.emitError("convert-linalg-to-dfg: a constant-filled tensor that is not only an "
+                          "accumulator or operand cannot be streamed");
+    return success();
+  }
+  if (op.getNumDpsInits() != 1)
+    return op.emitError("convert-linalg-to-dfg: linalg ops with ")
+           << op.getNumDpsInits() << " results are not supported; one result is";
+  // The payload runs inside an isolated process: only scalar arithmetic and
+  // constants captured from outside.
+  for (Operation &inner : op.getRegion().front().without_terminator()) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()) &&
+        !isa<linalg::IndexOp>(inner))
+      return inner.emitError("convert-linalg-to-dfg: '")
+             << inner.getName() << "' in a linalg payload is not supported; arith and math are";
+    for (Value v : inner.getOperands())
+      if (v.getParentRegion() != &op.getRegion() && !matchPattern(v, m_Constant()))
+        return inner.emitError("convert-linalg-to-dfg: the payload uses a value defined "
+                               "outside the op that is not a constant");
+  }
+  FailureOr<KernelInfo> infoOr = ming::analyzeKernel(op);
+  if (failed(infoOr))
+    return op.emitError("convert-linalg-to-dfg: dynamic loop ranges");
+  KernelInfo info = *infoOr;
+  bool window = info.kind == KernelClass::SlidingWindow;
+  std::optional<unsigned> windowed;
+  if (window)
+    windowed = info.windows.front().operand;
+
+  SmallVector<Operand> inputs;
+  for (OpOperand *use : op.getDpsInputOperands()) {
+    FailureOr<Operand> operand =
+        classify(op, *use, windowed && *windowed == use->getOperandNumber());
+    if (failed(operand))
+      return failure();
+    inputs.push_back(*operand);
+  }
+  FailureOr<Operand> initOr = classify(op, *op.getDpsInitOperand(0), false);
+  if (failed(initOr))
+    return failure();
+  Operand init = *initOr;
+  if (init.role == Role::Stream && !init.padLow.empty())
+    return op.emitError("convert-linalg-to-dfg: a padded accumulator is not supported");
+
+  // The output's element order.
+  Order outOrder;
+  Value result = op.getResult(0);
+  auto resultType = cast<RankedTensorType>(result.getType());
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (window) {
+    FailureOr<Order> o = windowOutputOrder(op, info);
+    if (failed(o))
+      return failure();
+    outOrder = *o;
+  } else if (auto it = required.find(result); it != required.end()) {
+    outOrder = it->second;
+  } else {
+    outOrder = identityOrder(resultType.getRank());
+    for (auto [k, operand] : llvm::enumerate(inputs))
+      if (operand.role == Role::Stream && sources.count(operand.source)) {
+        outOrder = inheritedOrder(op, maps[k], sources[operand.source].order);
+        break;
+      }
+  }
+
+  // Ports: every streamed operand (inputs, then the init), then the output.
+  SmallVector<Type> ports;
+  SmallVector<Value> operands;
+  auto addStream = [&](Operand &operand, AffineMap map, bool isWindowed) -> LogicalResult {
+    FailureOr<Order> want = isWindowed ? windowInputOrder(op, info)
+                            : window   ? windowSideInputOrder(op, info, map)
+                                       : loopNestInputOrder(op, map, outOrder);
+    if (failed(want))
+      return op.emitError("convert-linalg-to-dfg: cannot stream an operand read at ")
+             << AffineMapAttr::get(map);
+    FailureOr<std::pair<Value, Order>> taken = take(operand.source, *want, loc);
+    if (failed(taken))
+      return failure();
+    operand.order = taken->second;
+    operands.push_back(taken->first);
+    ports.push_back(dfg::InputType::get(getElementTypeOrSelf(operand.source.getType())));
+    return success();
+  };
+  for (auto [k, operand] : llvm::enumerate(inputs))
+    if (operand.role == Role::Stream &&
+        failed(addStream(operand, maps[k], windowed && *windowed == k)))
+      return failure();
+  if (init.role == Role::Stream && failed(addStream(init, maps.back(), false)))
+    return failure();
+  Type outElem = resultType.getElementType();
+  ports.push_back(dfg::OutputType::get(outElem));
+  operands.push_back(makeSource(result, outOrder, loc));
+
+  StringRef base = window ? "window" : info.kind == KernelClass::RegularReduction ? "reduce" : "map";
+  dfg::KernelKind kind = window ? dfg::KernelKind::SlidingWindow
+                         : info.kind == KernelClass::RegularReduction
+                             ? dfg::KernelKind::RegularReduction
+                             : dfg::KernelKind::PureParallel;
+  dfg::ProcessOp proc = newProcess(base, kind, ports, loc);
+  Block &body = proc.getBody().front();
+  unsigned port = 0;
+  for (Operand &operand : inputs)
+    if (operand.role == Role::Stream)
+      operand.port = body.getArgument(port++);
+  if (init.role == Role::Stream)
+    init.port = body.getArgument(port++);
+  Value out = body.getArgument(port);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&body);
+    LogicalResult built = window ? buildWindow(b, loc, op, info, inputs, init, out)
+                                 : buildLoopNest(b, loc, op, info, inputs, init, out, outOrder);
+    if (failed(built))
+      return failure();
+  }
+  instantiate(proc, operands, loc);
+
+  int64_t inputNumel = 1;
+  for (const Operand &operand : inputs)
+    if (operand.role == Role::Stream)
+      inputNumel = std::max(inputNumel,
+                            cast<RankedTensorType>(operand.source.getType()).getNumElements());
+  lags.push_back({bufferedElements(op, info, inputs, outOrder), inputNumel});
+  return success();
+}
+
+LogicalResult GraphBuilder::lowerAlias(Operation *op, Value src, Value result) {
+  if (!streamUses(result))
+    return success();
+  // A reshape keeps the row-major element order: stream the source row-major.
+  auto type = cast<RankedTensorType>(src.getType());
+  FailureOr<std::pair<Value, Order>> taken =
+      take(src, identityOrder(type.getRank()), op->getLoc());
+  if (failed(taken))
+    return failure();
+  distribute(result, taken->first,
+             identityOrder(cast<RankedTensorType>(result.getType()).getRank()), op->getLoc());
+  return success();
+}
+
+LogicalResult GraphBuilder::lowerReturn(func::ReturnOp ret) {
+  unsigned numInputs = func.getNumArguments();
+  for (auto [j, v] : llvm::enumerate(ret.getOperands())) {
+    FailureOr<std::pair<Value, Order>> taken = take(v, std::nullopt, ret.getLoc());
+    if (failed(taken))
+      return failure();
+    Value mem = graph.getBody().front().getArgument(numInputs + j);
+    Type elem = getElementTypeOrSelf(v.getType());
+    dfg::ProcessOp proc = newProcess("store", dfg::KernelKind::Store,
+                                     {dfg::InputType::get(elem), mem.getType()}, ret.getLoc());
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&proc.getBody().front());
+      buildStore(b, ret.getLoc(), proc.getArgument(0), proc.getArgument(1), taken->second);
+    }
+    instantiate(proc, {taken->first, mem}, ret.getLoc());
+  }
+  return success();
+}
+
+LogicalResult GraphBuilder::run() {
+  SymbolTable table(module);
+  symbols = &table;
+  Location loc = func.getLoc();
+
+  // The graph: memory for each input, then for each result.
+  SmallVector<Type> memories;
+  for (Type t : llvm::concat<const Type>(func.getArgumentTypes(), func.getResultTypes())) {
+    auto tensor = cast<RankedTensorType>(t);
+    memories.push_back(MemRefType::get(tensor.getShape(), tensor.getElementType()));
+  }
+  b.setInsertionPointToEnd(module.getBody());
+  std::string name = func.getSymName().str();
+  graph = dfg::GraphOp::create(b, loc, name + ".graph",
+                               FunctionType::get(b.getContext(), memories, {}), nullptr, nullptr);
+  graph->setAttr("ming.num_inputs", b.getI64IntegerAttr(func.getNumArguments()));
+  Block *gblock = new Block();
+  graph.getBody().push_back(gblock);
+  for (Type t : memories)
+    gblock->addArgument(t, loc);
+  gb.setInsertionPointToStart(gblock);
+
+  // Sliding windows fix the order of the streams they read.
+  for (auto op : func.getBody().front().getOps<linalg::GenericOp>()) {
+    FailureOr<KernelInfo> info = ming::analyzeKernel(op);
+    if (failed(info) || info->kind != KernelClass::SlidingWindow || info->windows.size() != 2)
+      continue;
+    Value v = op.getDpsInputs()[info->windows.front().operand];
+    if (auto pad = v.getDefiningOp<tensor::PadOp>())
+      v = pad.getSource();
+    FailureOr<Order> order = windowInputOrder(op, *info);
+    if (succeeded(order))
+      required.try_emplace(v, *order);
+  }
+
+  for (Operation &op : func.getBody().front()) {
+    LogicalResult r = success();
+    if (auto generic = dyn_cast<linalg::GenericOp>(op))
+      r = lowerGeneric(generic);
+    else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+      r = lowerAlias(&op, collapse.getSrc(), collapse.getResult());
+    else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+      r = lowerAlias(&op, expand.getSrc(), expand.getResult());
+    else if (auto ret = dyn_cast<func::ReturnOp>(op))
+      r = lowerReturn(ret);
+    if (failed(r))
+      return failure();
+  }
+
+  // Fork FIFOs: a branch must hold what every other path can lag behind it
+  // (the sum of all buffers in the graph, in this tensor's elements), and
+  // never more than the whole tensor. Straight channels need depth 2.
+  for (Fork &fork : forks) {
+    int64_t depth = 2;
+    for (const Lag &lag : lags)
+      depth += (lag.held * fork.numel + lag.inputNumel - 1) / lag.inputNumel;
+    depth = std::min(depth, std::max<int64_t>(fork.numel, 2));
+    for (dfg::ChannelOp ch : fork.outputs)
+      ch.setDepth(depth);
+  }
+
+  // The graph takes the function's name.
+  func.erase();
+  graph.setSymName(name);
+  return success();
+}
+
 struct ConvertLinalgToDfg : ming::impl::ConvertLinalgToDfgBase<ConvertLinalgToDfg> {
   void runOnOperation() override {
-    getOperation().emitError("ConvertLinalgToDfg: not implemented yet");
-    signalPassFailure();
+    ModuleOp module = getOperation();
+    FailureOr<func::FuncOp> func = theFunction(module);
+    if (failed(func) || failed(normalise(*func))) {
+      signalPassFailure();
+      return;
+    }
+    GraphBuilder builder(module, *func);
+    if (failed(builder.run()))
+      signalPassFailure();
   }
 };
+
 } // namespace

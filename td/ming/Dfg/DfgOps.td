@@ -46,7 +46,8 @@ def Dfg_GraphOp : Dfg_Op<"graph", [
 }
 
 def Dfg_ProcessOp : Dfg_Op<"process", [
-    Symbol, FunctionOpInterface, IsolatedFromAbove, SingleBlock, NoTerminator]> {
+    Symbol, FunctionOpInterface, IsolatedFromAbove, SingleBlock, NoTerminator,
+    AutomaticAllocationScope]> {
   let summary = "a dataflow process (one CNN layer or a structural node)";
   let description = [{
     A process runs concurrently with every other process of its graph and

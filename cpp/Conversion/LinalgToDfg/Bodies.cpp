@@ -1,0 +1,836 @@
+// Bodies of dfg processes: the streaming structures of MING Sec. IV-B written
+// as scf loops with constant bounds, memref buffers and dfg.pull / dfg.push.
+// Every loop and buffer is static, so dfg -> emitHLS maps them one to one.
+#include "Bodies.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+
+namespace ming::lowering {
+
+Order identityOrder(unsigned rank) {
+  Order order;
+  for (unsigned d = 0; d < rank; ++d)
+    order.push_back(d);
+  return order;
+}
+
+//===----------------------------------------------------------------------===//
+// Small builders
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Emits index arithmetic and constant-bound loops at the builder's point.
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  /// `for iv in [0, ub)` with no loop-carried values; `body` runs inside.
+  scf::ForOp loop(int64_t ub, llvm::function_ref<void(Value)> body) {
+    auto op = scf::ForOp::create(b, loc, idx(0), idx(ub), idx(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(op.getBody()->getTerminator());
+    body(op.getInductionVar());
+    return op;
+  }
+
+  /// `for iv in [0, ub)` carrying one value; `body` returns the next one.
+  scf::ForOp loopCarry(int64_t ub, Value init, llvm::function_ref<Value(Value, Value)> body) {
+    auto op = scf::ForOp::create(b, loc, idx(0), idx(ub), idx(1), ValueRange{init});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(op.getBody());
+    Value next = body(op.getInductionVar(), op.getRegionIterArgs().front());
+    scf::YieldOp::create(b, loc, next);
+    return op;
+  }
+
+  /// Nested loops over `sizes`, outermost first; `body` gets the ivs.
+  void nest(ArrayRef<int64_t> sizes, llvm::function_ref<void(ArrayRef<Value>)> body,
+            bool pipelineInnermost = true) {
+    SmallVector<Value> ivs;
+    std::function<void(unsigned)> rec = [&](unsigned level) {
+      if (level == sizes.size()) {
+        body(ivs);
+        return;
+      }
+      scf::ForOp op = loop(sizes[level], [&](Value iv) {
+        ivs.push_back(iv);
+        rec(level + 1);
+        ivs.pop_back();
+      });
+      if (pipelineInnermost && level + 1 == sizes.size())
+        pipeline(op);
+    };
+    rec(0);
+  }
+
+  void pipeline(scf::ForOp op) { op->setAttr("ming.pipeline_ii", b.getI64IntegerAttr(1)); }
+  void unrollFull(scf::ForOp op) { op->setAttr("ming.unroll", b.getI64IntegerAttr(0)); }
+
+  Value add(Value a, Value c) { return arith::AddIOp::create(b, loc, a, c); }
+  Value mul(Value a, int64_t c) { return c == 1 ? a : arith::MulIOp::create(b, loc, a, idx(c)); }
+  Value cmp(arith::CmpIPredicate p, Value a, int64_t c) {
+    return arith::CmpIOp::create(b, loc, p, a, idx(c));
+  }
+  Value both(Value a, Value c) { return arith::AndIOp::create(b, loc, a, c); }
+
+  /// An affine expression of loop dims as index arithmetic (the indices are
+  /// never negative, so unsigned division is exact).
+  Value affine(AffineExpr expr, ArrayRef<Value> dims) {
+    if (auto d = dyn_cast<AffineDimExpr>(expr))
+      return dims[d.getPosition()];
+    if (auto c = dyn_cast<AffineConstantExpr>(expr))
+      return idx(c.getValue());
+    auto bin = cast<AffineBinaryOpExpr>(expr);
+    Value l = affine(bin.getLHS(), dims), r = affine(bin.getRHS(), dims);
+    switch (bin.getKind()) {
+    case AffineExprKind::Add:
+      return arith::AddIOp::create(b, loc, l, r);
+    case AffineExprKind::Mul:
+      return arith::MulIOp::create(b, loc, l, r);
+    case AffineExprKind::FloorDiv:
+      return arith::DivUIOp::create(b, loc, l, r);
+    case AffineExprKind::Mod:
+      return arith::RemUIOp::create(b, loc, l, r);
+    default:
+      return arith::CeilDivUIOp::create(b, loc, l, r);
+    }
+  }
+
+  SmallVector<Value> apply(AffineMap map, ArrayRef<Value> dims) {
+    SmallVector<Value> out;
+    for (AffineExpr e : map.getResults())
+      out.push_back(affine(e, dims));
+    return out;
+  }
+
+  Value pull(Value port) {
+    auto type = cast<dfg::InputType>(port.getType());
+    return dfg::PullOp::create(b, loc, type.getElementType(), port, Value());
+  }
+  void push(Value v, Value port) { dfg::PushOp::create(b, loc, v, port, Value()); }
+
+  Value buffer(ArrayRef<int64_t> shape, Type elem) {
+    return memref::AllocaOp::create(b, loc, MemRefType::get(shape, elem));
+  }
+  Value constant(TypedAttr attr) { return arith::ConstantOp::create(b, loc, attr); }
+};
+
+/// Indices of a tensor element from the ivs of loops in `order`.
+SmallVector<Value> unpermute(ArrayRef<Value> ivs, const Order &order) {
+  SmallVector<Value> indices(order.size());
+  for (auto [i, d] : llvm::enumerate(order))
+    indices[d] = ivs[i];
+  return indices;
+}
+
+SmallVector<int64_t> permuteShape(ArrayRef<int64_t> shape, const Order &order) {
+  SmallVector<int64_t> sizes;
+  for (unsigned d : order)
+    sizes.push_back(shape[d]);
+  return sizes;
+}
+
+/// Clones the payload of `op` at the builder's point: block arguments become
+/// `args`, linalg.index becomes the iv of its loop, constants captured from
+/// outside the generic are re-created. Returns the yielded value.
+Value clonePayload(Emitter &e, linalg::GenericOp op, ArrayRef<Value> args,
+                   ArrayRef<Value> ivs) {
+  Block &body = op.getRegion().front();
+  IRMapping map;
+  for (auto [arg, v] : llvm::zip(body.getArguments(), args))
+    if (v)
+      map.map(arg, v);
+  for (Operation &inner : body.without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      map.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    for (Value operand : inner.getOperands())
+      if (!map.contains(operand) && operand.getParentRegion() != &op.getRegion())
+        if (Operation *def = operand.getDefiningOp())
+          map.map(operand, e.b.clone(*def)->getResult(0));
+    e.b.clone(inner, map);
+  }
+  return map.lookup(body.getTerminator()->getOperand(0));
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Structural processes
+//===----------------------------------------------------------------------===//
+
+void buildLoad(OpBuilder &b, Location loc, Value memory, Value out, const Order &order) {
+  Emitter e{b, loc};
+  auto type = cast<MemRefType>(memory.getType());
+  e.nest(permuteShape(type.getShape(), order), [&](ArrayRef<Value> ivs) {
+    Value v = memref::LoadOp::create(b, loc, memory, unpermute(ivs, order));
+    e.push(v, out);
+  });
+}
+
+void buildStore(OpBuilder &b, Location loc, Value in, Value memory, const Order &order) {
+  Emitter e{b, loc};
+  auto type = cast<MemRefType>(memory.getType());
+  e.nest(permuteShape(type.getShape(), order), [&](ArrayRef<Value> ivs) {
+    Value v = e.pull(in);
+    memref::StoreOp::create(b, loc, v, memory, unpermute(ivs, order));
+  });
+}
+
+void buildFork(OpBuilder &b, Location loc, Value in, ValueRange outs, int64_t count) {
+  Emitter e{b, loc};
+  e.nest({count}, [&](ArrayRef<Value>) {
+    Value v = e.pull(in);
+    for (Value out : outs)
+      e.push(v, out);
+  });
+}
+
+void buildReorder(OpBuilder &b, Location loc, Value in, Value out, RankedTensorType type,
+                  const Order &from, const Order &to) {
+  Emitter e{b, loc};
+  Value buffer = e.buffer(type.getShape(), type.getElementType());
+  e.nest(permuteShape(type.getShape(), from), [&](ArrayRef<Value> ivs) {
+    memref::StoreOp::create(b, loc, e.pull(in), buffer, unpermute(ivs, from));
+  });
+  e.nest(permuteShape(type.getShape(), to), [&](ArrayRef<Value> ivs) {
+    e.push(memref::LoadOp::create(b, loc, buffer, unpermute(ivs, to)), out);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Operand access shared by the compute processes
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Loop dims read by `map`, or failure if a result is not a dim or constant.
+FailureOr<SmallVector<unsigned>> plainDims(AffineMap map) {
+  SmallVector<unsigned> dims;
+  for (AffineExpr e : map.getResults()) {
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      dims.push_back(d.getPosition());
+    else if (!isa<AffineConstantExpr>(e))
+      return failure();
+  }
+  return dims;
+}
+
+/// Value of a non-streamed operand (or a fully buffered stream) at `ivs`.
+Value readOperand(Emitter &e, const Operand &operand, AffineMap map, ArrayRef<Value> ivs,
+                  Value buffer) {
+  switch (operand.role) {
+  case Role::Splat:
+    return e.constant(operand.splat);
+  case Role::Rom: {
+    auto global = operand.global;
+    Value mem = memref::GetGlobalOp::create(e.b, e.loc, global.getType(), global.getSymName());
+    return memref::LoadOp::create(e.b, e.loc, mem, e.apply(map, ivs));
+  }
+  case Role::Stream:
+    return memref::LoadOp::create(e.b, e.loc, buffer, e.apply(map, ivs));
+  case Role::None:
+    return Value();
+  }
+  return Value();
+}
+
+TypedAttr zeroOf(Type t) {
+  OpBuilder b(t.getContext());
+  return cast<TypedAttr>(b.getZeroAttr(t));
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Pure parallel and regular reduction: one loop nest
+//===----------------------------------------------------------------------===//
+
+/// Loop order of a loop nest: the output's parallel dims in stream order,
+/// then the reductions in their original order (the reference's summation
+/// order, so floating-point results match bit for bit).
+static FailureOr<SmallVector<unsigned>> loopOrder(linalg::GenericOp op, const Order &outOrder) {
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<unsigned> order;
+  for (unsigned d : outOrder) {
+    auto dim = dyn_cast<AffineDimExpr>(outMap.getResult(d));
+    if (!dim)
+      return failure();
+    order.push_back(dim.getPosition());
+  }
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  for (auto [d, it] : llvm::enumerate(iters)) {
+    bool listed = llvm::is_contained(order, d);
+    if (it == utils::IteratorType::parallel && !listed)
+      return failure();
+    if (it == utils::IteratorType::reduction)
+      order.push_back(d);
+  }
+  return order;
+}
+
+FailureOr<Order> loopNestInputOrder(linalg::GenericOp op, AffineMap map, const Order &outOrder) {
+  FailureOr<SmallVector<unsigned>> loops = loopOrder(op, outOrder);
+  if (failed(loops))
+    return failure();
+  Order order;
+  for (auto [pos, e] : llvm::enumerate(map.getResults()))
+    if (isa<AffineConstantExpr>(e))
+      order.push_back(pos);
+  SmallVector<std::pair<unsigned, unsigned>> ranked; // (loop position, tensor dim)
+  for (auto [pos, e] : llvm::enumerate(map.getResults())) {
+    if (isa<AffineConstantExpr>(e))
+      continue;
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim) // read in full first: any order does
+      return identityOrder(map.getNumResults());
+    ranked.push_back({static_cast<unsigned>(llvm::find(*loops, dim.getPosition()) - loops->begin()),
+                      static_cast<unsigned>(pos)});
+  }
+  llvm::sort(ranked);
+  for (auto [loopPos, d] : ranked)
+    order.push_back(d);
+  return order;
+}
+
+namespace {
+/// Where a streamed input of a loop nest is pulled: at `level` (before the
+/// loop at that position), into a buffer over `bufferDims` if those loops
+/// reuse it, else into one value.
+struct StreamPlan {
+  unsigned level = 0;
+  SmallVector<unsigned> bufferDims;
+  bool full = false; // the whole tensor, read before the loops
+  Value buffer, scalar;
+};
+} // namespace
+
+LogicalResult buildLoopNest(OpBuilder &b, Location loc, linalg::GenericOp op,
+                            const KernelInfo &info, ArrayRef<Operand> inputs,
+                            const Operand &init, Value out, const Order &outOrder) {
+  Emitter e{b, loc};
+  FailureOr<SmallVector<unsigned>> loopsOr = loopOrder(op, outOrder);
+  if (failed(loopsOr))
+    return op.emitError("convert-linalg-to-dfg: the output must be indexed by every parallel "
+                        "loop dimension, one per axis");
+  SmallVector<unsigned> loops = *loopsOr;
+  unsigned numLoops = loops.size();
+  unsigned numParallel = 0;
+  for (utils::IteratorType t : op.getIteratorTypesArray())
+    numParallel += t == utils::IteratorType::parallel;
+  bool reduces = numParallel < numLoops;
+
+  // All operands, inputs then the init, with their maps.
+  SmallVector<Operand> all(inputs.begin(), inputs.end());
+  all.push_back(init);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+
+  SmallVector<StreamPlan> plans(all.size());
+  for (auto [k, operand] : llvm::enumerate(all)) {
+    if (operand.role != Role::Stream)
+      continue;
+    FailureOr<SmallVector<unsigned>> dims = plainDims(maps[k]);
+    StreamPlan &plan = plans[k];
+    if (failed(dims)) {
+      // Computed indices (e.g. upsampling's floordiv) have no streaming
+      // order: the whole operand is read first, then indexed freely.
+      plan.full = true;
+      continue;
+    }
+    while (plan.level < numLoops && llvm::is_contained(*dims, loops[plan.level]))
+      ++plan.level;
+    for (unsigned pos = plan.level; pos < numLoops; ++pos)
+      if (llvm::is_contained(*dims, loops[pos]))
+        plan.bufferDims.push_back(loops[pos]);
+  }
+
+  SmallVector<int64_t> trips = info.tripCounts;
+  SmallVector<Value> ivs(numLoops);
+
+  // Pulls everything planned at `level`.
+  auto pullAt = [&](unsigned level) {
+    for (auto [k, operand] : llvm::enumerate(all)) {
+      StreamPlan &plan = plans[k];
+      if (operand.role != Role::Stream || plan.level != level)
+        continue;
+      if (plan.full) {
+        auto type = cast<RankedTensorType>(operand.source.getType());
+        plan.buffer = e.buffer(type.getShape(), type.getElementType());
+        e.nest(type.getShape(), [&](ArrayRef<Value> bivs) {
+          memref::StoreOp::create(b, loc, e.pull(operand.port), plan.buffer, bivs);
+        });
+        continue;
+      }
+      if (plan.bufferDims.empty()) {
+        plan.scalar = e.pull(operand.port);
+        continue;
+      }
+      SmallVector<int64_t> shape;
+      for (unsigned d : plan.bufferDims)
+        shape.push_back(trips[d]);
+      plan.buffer = e.buffer(shape, getElementTypeOrSelf(operand.source.getType()));
+      e.nest(shape, [&](ArrayRef<Value> bivs) {
+        memref::StoreOp::create(b, loc, e.pull(operand.port), plan.buffer, bivs);
+      });
+    }
+  };
+  auto valueOf = [&](unsigned k) -> Value {
+    const Operand &operand = all[k];
+    StreamPlan &plan = plans[k];
+    if (operand.role == Role::Stream) {
+      if (plan.full)
+        return memref::LoadOp::create(b, loc, plan.buffer, e.apply(maps[k], ivs));
+      if (plan.bufferDims.empty())
+        return plan.scalar;
+      SmallVector<Value> idx;
+      for (unsigned d : plan.bufferDims)
+        idx.push_back(ivs[d]);
+      return memref::LoadOp::create(b, loc, plan.buffer, idx);
+    }
+    return readOperand(e, operand, maps[k], ivs, Value());
+  };
+  auto payload = [&](Value acc) {
+    SmallVector<Value> args;
+    for (unsigned k = 0; k < inputs.size(); ++k)
+      args.push_back(valueOf(k));
+    args.push_back(acc);
+    return clonePayload(e, op, args, ivs);
+  };
+
+  std::function<Value(unsigned, Value)> level = [&](unsigned lvl, Value acc) -> Value {
+    pullAt(lvl);
+    if (lvl == numLoops) {
+      if (reduces)
+        return payload(acc);
+      e.push(payload(valueOf(all.size() - 1)), out);
+      return Value();
+    }
+    unsigned d = loops[lvl];
+    if (lvl == numParallel && reduces) {
+      Value start = valueOf(all.size() - 1);
+      if (!start)
+        start = e.constant(zeroOf(cast<dfg::OutputType>(out.getType()).getElementType()));
+      scf::ForOp loop = e.loopCarry(trips[d], start, [&](Value iv, Value carried) {
+        ivs[d] = iv;
+        return level(lvl + 1, carried);
+      });
+      e.push(loop.getResult(0), out);
+      return Value();
+    }
+    if (lvl < numParallel) {
+      scf::ForOp loop = e.loop(trips[d], [&](Value iv) {
+        ivs[d] = iv;
+        level(lvl + 1, Value());
+      });
+      if (lvl + 1 == numParallel)
+        e.pipeline(loop);
+      return Value();
+    }
+    scf::ForOp loop = e.loopCarry(trips[d], acc, [&](Value iv, Value carried) {
+      ivs[d] = iv;
+      return level(lvl + 1, carried);
+    });
+    return loop.getResult(0);
+  };
+  level(0, Value());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Sliding window: line buffer + window register
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The geometry of a 2-D sliding window over input operand `operand`.
+struct Window {
+  unsigned operand = 0;
+  std::optional<unsigned> batch;     // input tensor dim of the batch, if any
+  unsigned axis[2] = {0, 0};         // input tensor dims that slide
+  SmallVector<unsigned> channels;    // remaining input tensor dims, in order
+  WindowAccess access[2];
+};
+
+FailureOr<Window> windowOf(linalg::GenericOp op, const KernelInfo &info) {
+  Window w;
+  if (info.windows.size() != 2 || info.windows[0].operand != info.windows[1].operand ||
+      info.windows[0].result == info.windows[1].result)
+    return op.emitError("convert-linalg-to-dfg: a sliding window must slide one input over "
+                        "exactly two axes (2-D convolution or pooling); this one has ")
+           << info.windows.size() << " sliding axes";
+  w.operand = info.windows[0].operand;
+  w.access[0] = info.windows[0];
+  w.access[1] = info.windows[1];
+  if (w.access[0].result > w.access[1].result)
+    std::swap(w.access[0], w.access[1]);
+  w.axis[0] = w.access[0].result;
+  w.axis[1] = w.access[1].result;
+  AffineMap map = op.getIndexingMapsArray()[w.operand];
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  for (unsigned d = 0; d < map.getNumResults(); ++d) {
+    if (d == w.axis[0] || d == w.axis[1])
+      continue;
+    AffineExpr e = map.getResult(d);
+    if (!isa<AffineDimExpr, AffineConstantExpr>(e))
+      return op.emitError("convert-linalg-to-dfg: the windowed input is read at ")
+             << AffineMapAttr::get(map) << "; only its two sliding axes may be compound expressions";
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (d == 0 && dim && iters[dim.getPosition()] == utils::IteratorType::parallel)
+      w.batch = d;
+    else
+      w.channels.push_back(d);
+  }
+  return w;
+}
+
+int64_t effective(const WindowAccess &a, ArrayRef<int64_t> trips) {
+  return a.dilation * (trips[a.reductionDim] - 1) + 1;
+}
+} // namespace
+
+FailureOr<Order> windowInputOrder(linalg::GenericOp op, const KernelInfo &info) {
+  FailureOr<Window> w = windowOf(op, info);
+  if (failed(w))
+    return failure();
+  Order order;
+  if (w->batch)
+    order.push_back(*w->batch);
+  order.push_back(w->axis[0]);
+  order.push_back(w->axis[1]);
+  order.append(w->channels.begin(), w->channels.end());
+  return order;
+}
+
+FailureOr<Order> windowOutputOrder(linalg::GenericOp op, const KernelInfo &info) {
+  FailureOr<Window> w = windowOf(op, info);
+  if (failed(w))
+    return failure();
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  AffineMap inMap = op.getIndexingMapsArray()[w->operand];
+  std::optional<unsigned> batchLoop;
+  if (w->batch)
+    batchLoop = cast<AffineDimExpr>(inMap.getResult(*w->batch)).getPosition();
+  auto outDimOf = [&](unsigned loop) -> std::optional<unsigned> {
+    for (auto [pos, e] : llvm::enumerate(outMap.getResults()))
+      if (auto d = dyn_cast<AffineDimExpr>(e); d && d.getPosition() == loop)
+        return pos;
+    return std::nullopt;
+  };
+  Order order;
+  if (batchLoop)
+    if (auto d = outDimOf(*batchLoop))
+      order.push_back(*d);
+  for (const WindowAccess &a : w->access) {
+    auto d = outDimOf(a.parallelDim);
+    if (!d)
+      return op.emitError("convert-linalg-to-dfg: the output is not indexed by the window's "
+                          "parallel dimension d")
+             << a.parallelDim;
+    order.push_back(*d);
+  }
+  for (unsigned d = 0; d < outMap.getNumResults(); ++d) {
+    if (!isa<AffineDimExpr, AffineConstantExpr>(outMap.getResult(d)))
+      return op.emitError("convert-linalg-to-dfg: the output must be indexed by plain loop "
+                          "dimensions");
+    if (!llvm::is_contained(order, d))
+      order.push_back(d);
+  }
+  return order;
+}
+
+FailureOr<Order> windowSideInputOrder(linalg::GenericOp op, const KernelInfo &info,
+                                      AffineMap map) {
+  FailureOr<Window> w = windowOf(op, info);
+  FailureOr<Order> outOrder = windowOutputOrder(op, info);
+  FailureOr<SmallVector<unsigned>> dims = plainDims(map);
+  if (failed(w) || failed(outOrder) || failed(dims))
+    return failure();
+  AffineMap inMap = op.getIndexingMapsArray()[w->operand];
+  SmallVector<unsigned> pixelLoops = {w->access[0].parallelDim, w->access[1].parallelDim};
+  if (w->batch)
+    pixelLoops.push_back(cast<AffineDimExpr>(inMap.getResult(*w->batch)).getPosition());
+  // Read in full before the first pixel: needs no pixel dimension.
+  if (llvm::none_of(*dims, [&](unsigned d) { return llvm::is_contained(pixelLoops, d); }))
+    return identityOrder(map.getNumResults());
+  // Pulled once per output element: indexed exactly like the output.
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (map.getNumResults() != outMap.getNumResults())
+    return failure();
+  Order order;
+  for (unsigned od : *outOrder) {
+    auto want = outMap.getResult(od);
+    auto it = llvm::find(map.getResults(), want);
+    if (it == map.getResults().end())
+      return failure();
+    order.push_back(it - map.getResults().begin());
+  }
+  return order;
+}
+
+LogicalResult buildWindow(OpBuilder &b, Location loc, linalg::GenericOp op,
+                          const KernelInfo &info, ArrayRef<Operand> inputs,
+                          const Operand &init, Value out) {
+  Emitter e{b, loc};
+  FailureOr<Window> wOr = windowOf(op, info);
+  FailureOr<Order> outOrderOr = windowOutputOrder(op, info);
+  if (failed(wOr) || failed(outOrderOr))
+    return failure();
+  Window w = *wOr;
+  SmallVector<int64_t> trips = info.tripCounts;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineMap inMap = maps[w.operand];
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  const Operand &x = inputs[w.operand];
+  auto xType = cast<RankedTensorType>(x.source.getType());
+  Type elem = xType.getElementType();
+
+  int64_t size[2], low[2], padded[2], keff[2], stride[2], dil[2], outSize[2];
+  for (int a = 0; a < 2; ++a) {
+    unsigned d = w.axis[a];
+    size[a] = xType.getDimSize(d);
+    low[a] = x.padLow.empty() ? 0 : x.padLow[d];
+    int64_t high = x.padHigh.empty() ? 0 : x.padHigh[d];
+    padded[a] = size[a] + low[a] + high;
+    keff[a] = effective(w.access[a], trips);
+    stride[a] = w.access[a].stride;
+    dil[a] = w.access[a].dilation;
+    outSize[a] = trips[w.access[a].parallelDim];
+  }
+  int64_t channels = 1;
+  for (unsigned d : w.channels)
+    channels *= xType.getDimSize(d);
+  TypedAttr padValue = x.padValue ? x.padValue : zeroOf(elem);
+
+  // Side inputs: read in full up front, or pulled per output element.
+  SmallVector<Value> fullBuffers(inputs.size() + 1);
+  SmallVector<unsigned> perElement;
+  SmallVector<Operand> all(inputs.begin(), inputs.end());
+  all.push_back(init);
+  SmallVector<unsigned> pixelLoops = {w.access[0].parallelDim, w.access[1].parallelDim};
+  if (w.batch)
+    pixelLoops.push_back(cast<AffineDimExpr>(inMap.getResult(*w.batch)).getPosition());
+  for (auto [k, operand] : llvm::enumerate(all)) {
+    if (k == w.operand || operand.role != Role::Stream)
+      continue;
+    if (failed(windowSideInputOrder(op, info, maps[k])))
+      return op.emitError("convert-linalg-to-dfg: streamed operand #")
+             << k << " of a sliding window must either not depend on the pixel or be "
+             << "indexed like the output";
+    bool perPixel = llvm::any_of(maps[k].getResults(), [&](AffineExpr ex) {
+      auto d = dyn_cast<AffineDimExpr>(ex);
+      return d && llvm::is_contained(pixelLoops, d.getPosition());
+    });
+    if (perPixel) {
+      perElement.push_back(k);
+      continue;
+    }
+    auto type = cast<RankedTensorType>(operand.source.getType());
+    Value buf = e.buffer(type.getShape(), type.getElementType());
+    e.nest(type.getShape(), [&](ArrayRef<Value> bivs) {
+      memref::StoreOp::create(b, loc, e.pull(operand.port), buf, bivs);
+    });
+    fullBuffers[k] = buf;
+  }
+
+  Value lines;
+  if (keff[0] > 1) {
+    lines = e.buffer({keff[0] - 1, padded[1], channels}, elem);
+    lines.getDefiningOp()->setAttr("ming.partition_complete_dims", b.getDenseI64ArrayAttr({1}));
+  }
+  Value window = e.buffer({keff[0], keff[1], channels}, elem);
+  window.getDefiningOp()->setAttr("ming.partition_complete_dims",
+                                  b.getDenseI64ArrayAttr({1, 2}));
+
+  SmallVector<Value> ivs(trips.size());
+  std::optional<unsigned> batchLoop;
+  if (w.batch)
+    batchLoop = cast<AffineDimExpr>(inMap.getResult(*w.batch)).getPosition();
+
+  // Output dims that are neither batch nor pixel: the per-pixel loops.
+  SmallVector<unsigned> restLoops;
+  for (unsigned od : *outOrderOr) {
+    auto d = dyn_cast<AffineDimExpr>(outMap.getResult(od));
+    if (!d)
+      continue;
+    unsigned loop = d.getPosition();
+    if (loop == w.access[0].parallelDim || loop == w.access[1].parallelDim ||
+        (batchLoop && loop == *batchLoop))
+      continue;
+    restLoops.push_back(loop);
+  }
+  SmallVector<unsigned> reductions(info.reduction.begin(), info.reduction.end());
+  for (unsigned d = 0; d < trips.size(); ++d)
+    if (op.getIteratorTypesArray()[d] == utils::IteratorType::reduction &&
+        !llvm::is_contained(reductions, d))
+      reductions.push_back(d);
+  llvm::sort(reductions);
+
+  // Index of the windowed input's channel dims, flattened row-major.
+  auto channelIndex = [&]() {
+    Value flat = e.idx(0);
+    for (unsigned d : w.channels) {
+      flat = e.mul(flat, xType.getDimSize(d));
+      flat = e.add(flat, e.affine(inMap.getResult(d), ivs));
+    }
+    return flat;
+  };
+
+  auto pixel = [&](Value r, Value c) {
+    using P = arith::CmpIPredicate;
+    Value inRow = e.both(e.cmp(P::sge, r, low[0]), e.cmp(P::slt, r, low[0] + size[0]));
+    Value inCol = e.both(e.cmp(P::sge, c, low[1]), e.cmp(P::slt, c, low[1] + size[1]));
+    Value inside = e.both(inRow, inCol);
+    // Shift the new column in, channel by channel, in the stream's order.
+    scf::ForOp chLoop = e.loop(channels, [&](Value ch) {
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{elem}, inside, true);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        scf::YieldOp::create(b, loc, e.pull(x.port));
+        b.setInsertionPointToStart(ifOp.elseBlock());
+        scf::YieldOp::create(b, loc, e.constant(padValue));
+      }
+      Value v = ifOp.getResult(0);
+      for (int64_t kh = 0; kh < keff[0]; ++kh)
+        for (int64_t kw = 0; kw + 1 < keff[1]; ++kw) {
+          Value t = memref::LoadOp::create(b, loc, window, ValueRange{e.idx(kh), e.idx(kw + 1), ch});
+          memref::StoreOp::create(b, loc, t, window, ValueRange{e.idx(kh), e.idx(kw), ch});
+        }
+      for (int64_t kh = 0; kh + 1 < keff[0]; ++kh) {
+        Value t = memref::LoadOp::create(b, loc, lines, ValueRange{e.idx(kh), c, ch});
+        memref::StoreOp::create(b, loc, t, window, ValueRange{e.idx(kh), e.idx(keff[1] - 1), ch});
+      }
+      memref::StoreOp::create(b, loc, v, window,
+                              ValueRange{e.idx(keff[0] - 1), e.idx(keff[1] - 1), ch});
+      for (int64_t kh = 0; kh + 2 < keff[0]; ++kh) {
+        Value t = memref::LoadOp::create(b, loc, lines, ValueRange{e.idx(kh + 1), c, ch});
+        memref::StoreOp::create(b, loc, t, lines, ValueRange{e.idx(kh), c, ch});
+      }
+      if (keff[0] > 1)
+        memref::StoreOp::create(b, loc, v, lines, ValueRange{e.idx(keff[0] - 2), c, ch});
+    });
+    e.unrollFull(chLoop);
+
+    // A window is complete at the bottom-right tap of a strided position.
+    Value rr = arith::SubIOp::create(b, loc, r, e.idx(keff[0] - 1));
+    Value cc = arith::SubIOp::create(b, loc, c, e.idx(keff[1] - 1));
+    Value ready = e.both(e.cmp(P::sge, r, keff[0] - 1), e.cmp(P::sge, c, keff[1] - 1));
+    auto ifReady = scf::IfOp::create(b, loc, TypeRange{}, ready, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(ifReady.thenBlock()->getTerminator());
+    Value oh = arith::DivUIOp::create(b, loc, rr, e.idx(stride[0]));
+    Value ow = arith::DivUIOp::create(b, loc, cc, e.idx(stride[1]));
+    Value onGrid = e.both(e.cmp(P::eq, arith::RemUIOp::create(b, loc, rr, e.idx(stride[0])), 0),
+                          e.cmp(P::eq, arith::RemUIOp::create(b, loc, cc, e.idx(stride[1])), 0));
+    Value inOut = e.both(e.cmp(P::slt, oh, outSize[0]), e.cmp(P::slt, ow, outSize[1]));
+    auto ifOut = scf::IfOp::create(b, loc, TypeRange{}, e.both(onGrid, inOut), false);
+    b.setInsertionPoint(ifOut.thenBlock()->getTerminator());
+    ivs[w.access[0].parallelDim] = oh;
+    ivs[w.access[1].parallelDim] = ow;
+
+    std::function<void(unsigned)> rest = [&](unsigned level) {
+      if (level < restLoops.size()) {
+        scf::ForOp l = e.loop(trips[restLoops[level]], [&](Value iv) {
+          ivs[restLoops[level]] = iv;
+          rest(level + 1);
+        });
+        (void)l;
+        return;
+      }
+      SmallVector<Value> pulled(all.size());
+      for (unsigned k : perElement)
+        pulled[k] = e.pull(all[k].port);
+      auto valueOf = [&](unsigned k) -> Value {
+        if (k == w.operand) {
+          Value rIdx = e.mul(ivs[w.access[0].reductionDim], dil[0]);
+          Value cIdx = e.mul(ivs[w.access[1].reductionDim], dil[1]);
+          return memref::LoadOp::create(b, loc, window, ValueRange{rIdx, cIdx, channelIndex()});
+        }
+        if (pulled[k])
+          return pulled[k];
+        return readOperand(e, all[k], maps[k], ivs, fullBuffers[k]);
+      };
+      Value start = valueOf(all.size() - 1);
+      if (!start)
+        start = e.constant(zeroOf(cast<dfg::OutputType>(out.getType()).getElementType()));
+      std::function<Value(unsigned, Value)> reduce = [&](unsigned level, Value acc) -> Value {
+        if (level == reductions.size()) {
+          SmallVector<Value> args;
+          for (unsigned k = 0; k < inputs.size(); ++k)
+            args.push_back(valueOf(k));
+          args.push_back(acc);
+          return clonePayload(e, op, args, ivs);
+        }
+        unsigned d = reductions[level];
+        scf::ForOp l = e.loopCarry(trips[d], acc, [&](Value iv, Value carried) {
+          ivs[d] = iv;
+          return reduce(level + 1, carried);
+        });
+        return l.getResult(0);
+      };
+      e.push(reduce(0, start), out);
+    };
+    rest(0);
+  };
+
+  auto image = [&]() {
+    e.loop(padded[0], [&](Value r) {
+      scf::ForOp cols = e.loop(padded[1], [&](Value c) { pixel(r, c); });
+      e.pipeline(cols);
+    });
+  };
+  if (batchLoop)
+    e.loop(trips[*batchLoop], [&](Value n) {
+      ivs[*batchLoop] = n;
+      image();
+    });
+  else
+    image();
+  return success();
+}
+
+int64_t bufferedElements(linalg::GenericOp op, const KernelInfo &info,
+                         ArrayRef<Operand> inputs, const Order &outOrder) {
+  if (info.kind == KernelClass::SlidingWindow) {
+    FailureOr<Window> w = windowOf(op, info);
+    if (failed(w))
+      return 0;
+    const Operand &x = inputs[w->operand];
+    auto type = cast<RankedTensorType>(x.source.getType());
+    int64_t width = type.getDimSize(w->axis[1]) + (x.padLow.empty() ? 0 : x.padLow[w->axis[1]]) +
+                    (x.padHigh.empty() ? 0 : x.padHigh[w->axis[1]]);
+    int64_t channels = 1;
+    for (unsigned d : w->channels)
+      channels *= type.getDimSize(d);
+    return (effective(w->access[0], info.tripCounts) + 1) * width * channels;
+  }
+  // A loop nest holds its reuse buffers plus the element in flight.
+  FailureOr<SmallVector<unsigned>> loops = loopOrder(op, outOrder);
+  if (failed(loops))
+    return 1;
+  int64_t held = 1;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  for (auto [k, operand] : llvm::enumerate(inputs)) {
+    FailureOr<SmallVector<unsigned>> dims = plainDims(maps[k]);
+    if (operand.role != Role::Stream)
+      continue;
+    if (failed(dims)) {
+      held += cast<RankedTensorType>(operand.source.getType()).getNumElements();
+      continue;
+    }
+    unsigned level = 0;
+    while (level < loops->size() && llvm::is_contained(*dims, (*loops)[level]))
+      ++level;
+    int64_t buffered = 1;
+    for (unsigned pos = level; pos < loops->size(); ++pos)
+      if (llvm::is_contained(*dims, (*loops)[pos]))
+        buffered *= info.tripCounts[(*loops)[pos]];
+    held += buffered;
+  }
+  return held;
+}
+
+} // namespace ming::lowering

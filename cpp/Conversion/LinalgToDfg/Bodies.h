@@ -1,0 +1,96 @@
+// Builders for the bodies of dfg processes (convert-linalg-to-dfg): scf loops
+// with constant bounds, memref buffers, dfg.pull / dfg.push and the linalg
+// payload cloned per element. Kept apart from the graph construction so each
+// streaming structure (load, store, fork, reorder, loop nest, line buffer)
+// reads on its own.
+#ifndef MING_CONVERSION_LINALGTODFG_BODIES_H
+#define MING_CONVERSION_LINALGTODFG_BODIES_H
+
+#include "ming/Analysis/KernelAnalysis.h"
+#include "ming/Dfg/Dfg.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+
+namespace ming::lowering {
+
+/// A tensor dimension order, outermost first: the order in which a stream
+/// carries a tensor's elements.
+using Order = llvm::SmallVector<unsigned>;
+
+Order identityOrder(unsigned rank);
+
+/// How a linalg operand reaches the process.
+enum class Role {
+  Stream, // pulled from an input port
+  Rom,    // a constant tensor: a memref.global read by index
+  Splat,  // one constant value (fill, splat constant, scalar constant)
+  None,   // tensor.empty: only its shape matters
+};
+
+struct Operand {
+  Role role = Role::None;
+  /// Stream: the tensor carried by the stream (a folded pad's source).
+  mlir::Value source;
+  /// Stream: the port of the process the values come from.
+  mlir::Value port;
+  /// Stream: the order the stream carries `source` in.
+  Order order;
+  /// Rom: the global holding the constant.
+  mlir::memref::GlobalOp global;
+  /// Splat: the value.
+  mlir::TypedAttr splat;
+  /// Stream through a folded tensor.pad: padding per source dim and value.
+  llvm::SmallVector<int64_t> padLow, padHigh;
+  mlir::TypedAttr padValue;
+};
+
+/// Fills the body of `proc` (one block, ports as arguments).
+void buildLoad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value memory, mlir::Value out,
+               const Order &order);
+void buildStore(mlir::OpBuilder &b, mlir::Location loc, mlir::Value in, mlir::Value memory,
+                const Order &order);
+void buildFork(mlir::OpBuilder &b, mlir::Location loc, mlir::Value in,
+               mlir::ValueRange outs, int64_t count);
+void buildReorder(mlir::OpBuilder &b, mlir::Location loc, mlir::Value in, mlir::Value out,
+                  mlir::RankedTensorType type, const Order &from, const Order &to);
+
+/// Pure parallel and regular reduction: the output's loop nest in `outOrder`
+/// with the reductions innermost. Returns failure (with a diagnostic at the
+/// op) on accesses the loop nest cannot stream.
+mlir::LogicalResult buildLoopNest(mlir::OpBuilder &b, mlir::Location loc,
+                                  mlir::linalg::GenericOp op, const KernelInfo &info,
+                                  llvm::ArrayRef<Operand> inputs, const Operand &init,
+                                  mlir::Value out, const Order &outOrder);
+
+/// The stream order a loop nest in `outOrder` needs for an input read
+/// through `map` (dims in order of their loop's position; constants first).
+mlir::FailureOr<Order> loopNestInputOrder(mlir::linalg::GenericOp op, mlir::AffineMap map,
+                                          const Order &outOrder);
+
+/// Sliding window: line buffer of (Keff - 1) padded rows and a Keff x Keff
+/// window register per channel.
+mlir::LogicalResult buildWindow(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::linalg::GenericOp op, const KernelInfo &info,
+                                llvm::ArrayRef<Operand> inputs, const Operand &init,
+                                mlir::Value out);
+
+/// The stream orders of a sliding window's windowed input (batch, the two
+/// sliding axes, then the rest) and of its output (batch, the two spatial
+/// axes, then the rest). Fail with a diagnostic on unsupported shapes.
+mlir::FailureOr<Order> windowInputOrder(mlir::linalg::GenericOp op, const KernelInfo &info);
+mlir::FailureOr<Order> windowOutputOrder(mlir::linalg::GenericOp op, const KernelInfo &info);
+
+/// The order a window op needs for a non-windowed streamed input, or failure.
+mlir::FailureOr<Order> windowSideInputOrder(mlir::linalg::GenericOp op, const KernelInfo &info,
+                                            mlir::AffineMap map);
+
+/// Input elements a process of `op` may hold beyond what its output has
+/// caught up with (line/row buffers + one in flight): sizes fork FIFOs.
+int64_t bufferedElements(mlir::linalg::GenericOp op, const KernelInfo &info,
+                         llvm::ArrayRef<Operand> inputs, const Order &outOrder);
+
+} // namespace ming::lowering
+
+#endif

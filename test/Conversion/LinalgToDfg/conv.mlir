@@ -1,0 +1,85 @@
+// A padded 3x3 convolution followed by a bias + ReLU: a load in pixel-major
+// order, a sliding window with a (K-1)-row line buffer over the padded width
+// and a KxK window per channel, an elementwise process that keeps the order,
+// and a store that writes the NCHW result back.
+// RUN: ming-opt %s --pass-pipeline='builtin.module(convert-linalg-to-dfg)' | FileCheck %s
+
+// CHECK: memref.global "private" constant @weights : memref<4x2x3x3xf32> = dense<
+
+// The load streams NCHW memory as N, H, W, C (channels innermost).
+// CHECK-LABEL: dfg.process @load0
+// CHECK-SAME: (%[[MEM:[a-z0-9_]+]]: memref<1x2x6x6xf32>, %[[OUT:[a-z0-9_]+]]: !dfg.out<f32>) attributes {kind = #dfg.kind<load>}
+// CHECK: scf.for %[[N:[a-z0-9_]+]] = %{{.*}} to %c1
+// CHECK: scf.for %[[H:[a-z0-9_]+]] = %{{.*}} to %c6
+// CHECK: scf.for %[[W:[a-z0-9_]+]] = %{{.*}} to %c6
+// CHECK: scf.for %[[C:[a-z0-9_]+]] = %{{.*}} to %c2
+// CHECK: %[[V:[a-z0-9_]+]] = memref.load %[[MEM]][%[[N]], %[[C]], %[[H]], %[[W]]]
+// CHECK: dfg.push %[[V]], %[[OUT]]
+// CHECK: } {ming.pipeline_ii = 1 : i64}
+
+// CHECK-LABEL: dfg.process @window1
+// CHECK-SAME: attributes {kind = #dfg.kind<sliding_window>}
+// Line buffer: K-1 = 2 rows of the padded width 8, 2 channels; window 3x3x2.
+// CHECK-DAG: memref.alloca() {ming.partition_complete_dims = array<i64: 1>} : memref<2x8x2xf32>
+// CHECK-DAG: memref.alloca() {ming.partition_complete_dims = array<i64: 1, 2>} : memref<3x3x2xf32>
+// Rows and columns of the padded image; the pad value enters where no pixel is pulled.
+// CHECK: scf.for %{{.*}} to %c8
+// CHECK: scf.for %{{.*}} to %c8
+// CHECK: scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT: dfg.pull
+// CHECK: } else {
+// CHECK-NEXT: arith.constant 0.000000e+00 : f32
+// CHECK: } {ming.unroll = 0 : i64}
+// Per complete window: 4 filters, accumulating over c, kh, kw from the fill value.
+// CHECK: scf.for %{{.*}} to %c4
+// CHECK: %[[INIT:[a-z0-9_]+]] = arith.constant 0.000000e+00 : f32
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[INIT]]) -> (f32)
+// CHECK: memref.get_global @weights
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: dfg.push
+// CHECK: } {ming.pipeline_ii = 1 : i64}
+
+// The elementwise layer pulls one value per element in the same pixel-major order.
+// CHECK-LABEL: dfg.process @map2
+// CHECK-SAME: attributes {kind = #dfg.kind<pure_parallel>}
+// CHECK: dfg.pull
+// CHECK: arith.maximumf
+// CHECK: dfg.push
+
+// CHECK-LABEL: dfg.process @store3
+// CHECK: scf.for %[[N:[a-z0-9_]+]] = %{{.*}} to %c1
+// CHECK: scf.for %[[H:[a-z0-9_]+]] = %{{.*}} to %c6
+// CHECK: scf.for %[[W:[a-z0-9_]+]] = %{{.*}} to %c6
+// CHECK: scf.for %[[F:[a-z0-9_]+]] = %{{.*}} to %c4
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[N]], %[[F]], %[[H]], %[[W]]]
+
+// CHECK-LABEL: dfg.graph @conv_relu
+// CHECK-SAME: (%[[X:[a-z0-9_]+]]: memref<1x2x6x6xf32>, %[[Y:[a-z0-9_]+]]: memref<1x4x6x6xf32>) attributes {ming.num_inputs = 1 : i64}
+// CHECK: %[[W0:[a-z0-9_]+]], %[[R0:[a-z0-9_]+]] = dfg.channel<f32, lanes = 1, depth = 2>
+// CHECK: dfg.instantiate @load0(%[[X]], %[[W0]])
+// CHECK: %[[W1:[a-z0-9_]+]], %[[R1:[a-z0-9_]+]] = dfg.channel<f32, lanes = 1, depth = 2>
+// CHECK: dfg.instantiate @window1(%[[R0]], %[[W1]])
+// CHECK: dfg.instantiate @map2(%[[R1]], %[[W2:[a-z0-9_]+]])
+// CHECK: dfg.instantiate @store3(%{{.*}}, %[[Y]])
+func.func @conv_relu(%x: tensor<1x2x6x6xf32>) -> tensor<1x4x6x6xf32> {
+  %w = arith.constant dense<[[[[0.5, -1.0, 0.25], [1.0, 0.0, -0.5], [0.75, 1.0, -1.0]], [[0.5, -1.0, 0.25], [1.0, 0.0, -0.5], [0.75, 1.0, -1.0]]], [[[1.5, -1.0, 0.25], [1.0, 2.0, -0.5], [0.75, 1.0, -1.0]], [[0.5, -1.0, 0.25], [1.0, 0.0, -0.5], [0.75, 1.0, -1.0]]], [[[0.5, -1.0, 0.25], [1.0, 0.0, -0.5], [0.75, 1.0, -1.0]], [[0.5, -1.0, 0.25], [1.0, 0.0, -0.5], [0.75, 1.0, -3.0]]], [[[0.5, -1.0, 0.25], [1.0, 0.0, -0.5], [0.75, 1.0, -1.0]], [[0.5, -1.0, 0.25], [1.0, 0.0, -0.5], [0.75, 1.0, -2.0]]]]> : tensor<4x2x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %padded = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x2x6x6xf32> to tensor<1x2x8x8xf32>
+  %e = tensor.empty() : tensor<1x4x6x6xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %conv = linalg.conv_2d_nchw_fchw ins(%padded, %w : tensor<1x2x8x8xf32>, tensor<4x2x3x3xf32>)
+      outs(%fill : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %relu = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                           affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%conv : tensor<1x4x6x6xf32>) outs(%e : tensor<1x4x6x6xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x6x6xf32>
+  return %relu : tensor<1x4x6x6xf32>
+}

@@ -1,0 +1,160 @@
+// Every error path of convert-linalg-to-dfg: a located diagnostic naming the
+// op and what is supported.
+// RUN: ming-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(convert-linalg-to-dfg)'
+
+func.func @softmax(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %e = tensor.empty() : tensor<2x8xf32>
+  // expected-error @+1 {{'linalg.softmax' is not supported; supported are linalg structured ops}}
+  %r = linalg.softmax dimension(1) ins(%x : tensor<2x8xf32>) outs(%e : tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %r : tensor<2x8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{arguments and results must be tensors of static shape, got 'tensor<?x8xf32>'}}
+func.func @dynamic(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  return %x : tensor<?x8xf32>
+}
+
+// -----
+
+func.func @dynamic_inside(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tensor.cast' has a dynamic shape ('tensor<?x8xf32>'); ming streams static shapes only}}
+  %d = tensor.cast %x : tensor<4x8xf32> to tensor<?x8xf32>
+  %s = tensor.cast %d : tensor<?x8xf32> to tensor<4x8xf32>
+  return %s : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @loop(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'scf.while' is not supported; supported are linalg structured ops}}
+  %r = scf.while (%i = %c0) : (index) -> index {
+    %c = arith.cmpi slt, %i, %c0 : index
+    scf.condition(%c) %i : index
+  } do {
+  ^bb0(%i: index):
+    scf.yield %i : index
+  }
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+func.func @first(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+// expected-error @+1 {{a second function 'second': ming compiles one function ('first'); inline or remove the others}}
+func.func @second(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{no function with a body to compile}}
+module {
+  func.func private @decl(tensor<4xf32>) -> tensor<4xf32>
+}
+
+// -----
+
+func.func @call(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'func.call' is not supported}}
+  %r = func.call @call(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @pad_not_window(%x: tensor<4xf32>) -> tensor<6xf32> {
+  %c0 = arith.constant 0.0 : f32
+  // expected-error @+1 {{this tensor.pad feeds operand #0, which is not a sliding window; padding is folded into sliding windows only}}
+  %p = tensor.pad %x low[1] high[1] {
+  ^bb0(%i: index):
+    tensor.yield %c0 : f32
+  } : tensor<4xf32> to tensor<6xf32>
+  %e = tensor.empty() : tensor<6xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%p : tensor<6xf32>) outs(%e : tensor<6xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<6xf32>
+  return %r : tensor<6xf32>
+}
+
+// -----
+
+func.func @pad_not_constant(%x: tensor<1x1x4x4xf32>, %v: tensor<f32>) -> tensor<1x1x4x4xf32> {
+  %val = tensor.extract %v[] : tensor<f32>
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %val : f32
+  } : tensor<1x1x4x4xf32> to tensor<1x1x6x6xf32>
+  return %x : tensor<1x1x4x4xf32>
+}
+// expected-error @-7 {{'tensor.extract' is not supported}}
+
+// -----
+
+func.func @uninitialised(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-error @+1 {{operand #1 is a tensor.empty whose values the payload reads}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x8xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @two_results(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-error @+1 {{linalg ops with 2 results are not supported; one result is}}
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                         iterator_types = ["parallel"]}
+      ins(%x : tensor<4xf32>) outs(%e, %e : tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32, %p: f32):
+    linalg.yield %a, %a : f32, f32
+  } -> (tensor<4xf32>, tensor<4xf32>)
+  return %r#0, %r#1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @payload(%x: tensor<4xf32>, %t: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'tensor.extract' in a linalg payload is not supported; arith and math are}}
+    %v = tensor.extract %t[%c0] : tensor<4xf32>
+    linalg.yield %v : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @returns_constant() -> tensor<4xf32> {
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  // expected-error @+1 {{this value is not produced by a streaming layer}}
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+func.func @conv1d(%x: tensor<1x2x8xf32>) -> tensor<1x2x6xf32> {
+  %w = arith.constant dense<1.0> : tensor<2x2x3xf32>
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x6xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<1x2x6xf32>) -> tensor<1x2x6xf32>
+  // expected-error @+1 {{a sliding window must slide one input over exactly two axes (2-D convolution or pooling); this one has 1 sliding axes}}
+  %r = linalg.conv_1d_ncw_fcw ins(%x, %w : tensor<1x2x8xf32>, tensor<2x2x3xf32>) outs(%f : tensor<1x2x6xf32>) -> tensor<1x2x6xf32>
+  return %r : tensor<1x2x6xf32>
+}

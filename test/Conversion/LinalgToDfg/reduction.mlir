@@ -1,0 +1,51 @@
+// Regular reductions: a matmul keeps one row of X in a row buffer and reads
+// the weights from a ROM; a row sum needs no buffer at all.
+// RUN: ming-opt %s --split-input-file --pass-pipeline='builtin.module(convert-linalg-to-dfg)' | FileCheck %s
+
+// CHECK-LABEL: dfg.process @reduce1
+// CHECK-SAME: (%[[IN:[a-z0-9_]+]]: !dfg.in<i8>, %[[OUT:[a-z0-9_]+]]: !dfg.out<i32>) attributes {kind = #dfg.kind<regular_reduction>}
+// CHECK: scf.for %[[M:[a-z0-9_]+]] = %{{.*}} to %c4
+// The row buffer: 8 values of row m, pulled before the n loop.
+// CHECK: %[[ROW:[a-z0-9_]+]] = memref.alloca() : memref<8xi8>
+// CHECK: scf.for %[[K0:[a-z0-9_]+]] = %{{.*}} to %c8
+// CHECK: %[[P:[a-z0-9_]+]] = dfg.pull %[[IN]]
+// CHECK: memref.store %[[P]], %[[ROW]][%[[K0]]]
+// CHECK: } {ming.pipeline_ii = 1 : i64}
+// CHECK: scf.for %[[N:[a-z0-9_]+]] = %{{.*}} to %c3
+// CHECK: %[[R:[a-z0-9_]+]] = scf.for %[[K:[a-z0-9_]+]] = %{{.*}} to %c8{{.*}} iter_args(%[[ACC:[a-z0-9_]+]] = %{{.*}}) -> (i32)
+// CHECK: memref.load %[[ROW]][%[[K]]]
+// CHECK: %[[WG:[a-z0-9_]+]] = memref.get_global @weights
+// CHECK: memref.load %[[WG]][%[[K]], %[[N]]]
+// CHECK: dfg.push %[[R]], %[[OUT]]
+// CHECK: } {ming.pipeline_ii = 1 : i64}
+func.func @mm(%x: tensor<4x8xi8>) -> tensor<4x3xi32> {
+  %w = arith.constant dense<[[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 0, -1], [2, -2, 0]]> : tensor<8x3xi8>
+  %c0 = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<4x3xi32>
+  %f = linalg.fill ins(%c0 : i32) outs(%e : tensor<4x3xi32>) -> tensor<4x3xi32>
+  %r = linalg.matmul ins(%x, %w : tensor<4x8xi8>, tensor<8x3xi8>) outs(%f : tensor<4x3xi32>) -> tensor<4x3xi32>
+  return %r : tensor<4x3xi32>
+}
+
+// -----
+
+// CHECK-LABEL: dfg.process @reduce1
+// CHECK-NOT: memref.alloca
+// CHECK: scf.for %{{.*}} to %c4
+// CHECK: scf.for {{.*}} to %c16{{.*}} iter_args
+// CHECK: dfg.pull
+// CHECK: arith.addf
+// CHECK: dfg.push
+func.func @rowsum(%x: tensor<4x16xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x16xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
