@@ -1,5 +1,25 @@
-// ConvertDfgToEmitHLS (td/ming/Conversion/Passes.td).
+// convert-dfg-to-emithls (td/ming/Conversion/Passes.td): lowers a dataflow
+// graph to emitHLS, the IR that prints one-to-one as Vitis HLS C++.
+//
+//   dfg.process  -> emitHLS.func with INLINE off; ports become streams and
+//                   arrays; the body (scf, memref, arith, math, pull/push) is
+//                   rebuilt op by op with an IRMapping.
+//   dfg.graph    -> the top emitHLS.func: AXI interfaces, DATAFLOW, one
+//                   hls::stream per channel, one call per instance in
+//                   producer -> consumer order.
+//   memref.global constants (weights) become `rom` arrays inside the
+//   functions that read them, so the module ends up holding only functions.
+//
+// Anything outside that contract is rejected with a located error; the pass
+// never builds IR that the emitHLS verifiers would have to reject.
 #include "ming/Conversion/Passes.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace ming {
 #define GEN_PASS_DEF_CONVERTDFGTOEMITHLS
@@ -7,12 +27,684 @@ namespace ming {
 } // namespace ming
 
 using namespace mlir;
+using namespace ming;
+namespace hls = ming::emithls;
+
+// The discardable attributes the directive defaults (and later the DSE) put
+// on process bodies.
+static constexpr StringLiteral kPipelineII = "ming.pipeline_ii";
+static constexpr StringLiteral kUnroll = "ming.unroll";
+static constexpr StringLiteral kLabel = "ming.label";
+static constexpr StringLiteral kPartitionComplete = "ming.partition_complete_dims";
+
+static constexpr StringLiteral kSupportedOps =
+    "arith and math ops on scalars, scf.for with constant bounds, scf.if, scf.yield, "
+    "memref.alloca/load/store/get_global, dfg.pull and dfg.push";
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+/// The scalars C++ variables and expressions can hold (index prints as int).
+static bool isScalar(Type type) { return isa<IntegerType, FloatType, IndexType>(type); }
+
+/// A statically shaped, row-major memref of rank >= 1 becomes a C++ array.
+static FailureOr<hls::ArrayType> convertMemRef(MemRefType type, Operation *where,
+                                               const Twine &what) {
+  if (!type.hasStaticShape())
+    return where->emitOpError() << what << " has a dynamic shape (" << type
+                                << "); only static shapes become C++ arrays";
+  if (!type.getLayout().isIdentity())
+    return where->emitOpError() << what << " has a non-identity layout (" << type
+                                << "); only row-major memrefs become C++ arrays";
+  if (type.getRank() == 0)
+    return where->emitOpError() << what << " is a rank-0 memref; a C++ array needs a dimension";
+  hls::ArrayType array = hls::ArrayType::getChecked(
+      [&] { return where->emitOpError() << what << ": "; }, type.getContext(), type.getShape(),
+      type.getElementType());
+  if (!array)
+    return failure();
+  return array;
+}
+
+/// A single-lane channel end becomes an hls::stream of its element type.
+static FailureOr<hls::StreamType> convertChannelEnd(Type elementType, unsigned lanes,
+                                                    Operation *where, const Twine &what) {
+  if (lanes > 1)
+    return where->emitOpError() << what << " has " << lanes
+                                << " lanes; multi-lane channels are not supported yet "
+                                   "(they come with the DSE)";
+  hls::StreamType stream = hls::StreamType::getChecked(
+      [&] { return where->emitOpError() << what << ": "; }, elementType.getContext(),
+      elementType);
+  if (!stream)
+    return failure();
+  return stream;
+}
+
+/// Port types of a process or graph: channel ends and external memory.
+static FailureOr<Type> convertPort(Type type, Operation *where, unsigned index) {
+  std::string what = "port #" + std::to_string(index);
+  if (auto in = dyn_cast<dfg::InputType>(type))
+    return convertChannelEnd(in.getElementType(), in.getLanes(), where, what);
+  if (auto out = dyn_cast<dfg::OutputType>(type))
+    return convertChannelEnd(out.getElementType(), out.getLanes(), where, what);
+  if (auto memref = dyn_cast<MemRefType>(type))
+    return convertMemRef(memref, where, what);
+  return where->emitOpError() << what << " has type " << type
+                              << "; only !dfg.in, !dfg.out and memref ports are supported";
+}
+
+static FailureOr<FunctionType> convertSignature(FunctionOpInterface op) {
+  SmallVector<Type> inputs;
+  for (auto [i, type] : llvm::enumerate(op.getArgumentTypes())) {
+    FailureOr<Type> converted = convertPort(type, op, i);
+    if (failed(converted))
+      return failure();
+    inputs.push_back(*converted);
+  }
+  return FunctionType::get(op->getContext(), inputs, {});
+}
+
+/// The function name is printed verbatim as the C++ name.
+static LogicalResult checkCName(Operation *op, StringRef name) {
+  if (hls::isCIdentifier(name))
+    return success();
+  return op->emitOpError("name '") << name
+                                   << "' is not a valid C identifier, so it cannot name an "
+                                      "HLS function";
+}
+
+//===----------------------------------------------------------------------===//
+// Process bodies
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Rebuilds the body of one dfg.process inside a new emitHLS.func. Walks the
+/// source ops in order, keeping `builder` at the matching point of the target
+/// and `mapping` from source values to target values.
+class ProcessLowering {
+public:
+  explicit ProcessLowering(const llvm::StringMap<memref::GlobalOp> &globals) : globals(globals) {}
+
+  /// Appends the function of `process` at the insertion point of `b`.
+  LogicalResult lower(dfg::ProcessOp process, OpBuilder &b);
+
+private:
+  LogicalResult lowerBlock(Block &block);
+  LogicalResult lowerOp(Operation *op);
+  LogicalResult lowerScalarOp(Operation *op);
+  LogicalResult lowerFor(scf::ForOp loop);
+  LogicalResult lowerIf(scf::IfOp op);
+  LogicalResult lowerAlloca(memref::AllocaOp op);
+  LogicalResult lowerGetGlobal(memref::GetGlobalOp op);
+  LogicalResult lowerLoad(memref::LoadOp op);
+  LogicalResult lowerStore(memref::StoreOp op);
+  LogicalResult lowerPull(dfg::PullOp op);
+  LogicalResult lowerPush(dfg::PushOp op);
+
+  // Loop-carried values and if results: emitHLS regions yield nothing, so
+  // they live in C++ variables, exactly as a hand-written kernel would do.
+  // An index value is kept in an i64 variable (C++ has no `index`).
+  FailureOr<Value> createVar(Location loc, Type type, Value init, Operation *where);
+  Value readVar(Location loc, Value var, Type type);
+  void writeVar(Location loc, Value value, Value var);
+  /// Assigns the operands of the scf.yield ending `block` to `vars`.
+  void assignYielded(Block &block, ArrayRef<Value> vars);
+
+  LogicalResult addLoopPragmas(scf::ForOp loop, hls::ForOp hlsFor);
+  FailureOr<std::string> loopLabel(scf::ForOp loop);
+  /// One ARRAY_PARTITION complete per dimension listed on `op`.
+  LogicalResult addPartitions(Operation *op, Value array, llvm::SmallDenseSet<int64_t> &done);
+
+  const llvm::StringMap<memref::GlobalOp> &globals;
+  OpBuilder *builder = nullptr;
+  IRMapping mapping;
+  /// Weights are declared once per function, at its top, after this op.
+  Operation *romInsertPoint = nullptr;
+  struct Rom {
+    Value array;
+    llvm::SmallDenseSet<int64_t> partitioned;
+  };
+  llvm::StringMap<Rom> roms;
+  /// C++ labels have function scope: a repeated name gets a suffix.
+  llvm::StringSet<> labels;
+};
+} // namespace
+
+LogicalResult ProcessLowering::lower(dfg::ProcessOp process, OpBuilder &b) {
+  if (failed(checkCName(process, process.getSymName())))
+    return failure();
+  FailureOr<FunctionType> type = convertSignature(process);
+  if (failed(type))
+    return failure();
+
+  Location loc = process.getLoc();
+  auto func = hls::FuncOp::create(b, loc, process.getSymName(), *type, ArrayAttr(), ArrayAttr());
+  Block &source = process.getBody().front();
+  SmallVector<Location> argLocs =
+      llvm::map_to_vector(source.getArguments(), [](BlockArgument a) { return a.getLoc(); });
+  // The guard brings `b` back to the module once the body is built.
+  OpBuilder::InsertionGuard guard(b);
+  Block *entry = b.createBlock(&func.getBody(), {}, type->getInputs(), argLocs);
+  mapping.map(source.getArguments(), entry->getArguments());
+
+  builder = &b;
+  // Every process is its own dataflow module, never inlined into the top.
+  romInsertPoint = hls::PragmaInlineOp::create(b, loc, /*off=*/true);
+  if (failed(lowerBlock(source)))
+    return failure();
+  hls::ReturnOp::create(b, loc, Value());
+
+  // Index constants that only fed loop bounds have no user left.
+  func.walk([](arith::ConstantOp constant) {
+    if (constant->use_empty())
+      constant->erase();
+  });
+  return success();
+}
+
+LogicalResult ProcessLowering::lowerBlock(Block &block) {
+  for (Operation &op : block) {
+    // A yield is handled by the op owning the region.
+    if (isa<scf::YieldOp>(op))
+      continue;
+    if (failed(lowerOp(&op)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult ProcessLowering::lowerOp(Operation *op) {
+  return TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](scf::ForOp o) { return lowerFor(o); })
+      .Case([&](scf::IfOp o) { return lowerIf(o); })
+      .Case([&](memref::AllocaOp o) { return lowerAlloca(o); })
+      .Case([&](memref::GetGlobalOp o) { return lowerGetGlobal(o); })
+      .Case([&](memref::LoadOp o) { return lowerLoad(o); })
+      .Case([&](memref::StoreOp o) { return lowerStore(o); })
+      .Case([&](dfg::PullOp o) { return lowerPull(o); })
+      .Case([&](dfg::PushOp o) { return lowerPush(o); })
+      .Default([&](Operation *other) -> LogicalResult {
+        StringRef dialect = other->getName().getDialectNamespace();
+        if (dialect == "arith" || dialect == "math")
+          return lowerScalarOp(other);
+        return other->emitOpError("is not supported in a dfg.process (supported: ")
+               << kSupportedOps << ")";
+      });
+}
+
+/// arith and math print directly as C++ expressions: cloned unchanged.
+LogicalResult ProcessLowering::lowerScalarOp(Operation *op) {
+  SmallVector<Type> types(op->getOperandTypes());
+  llvm::append_range(types, op->getResultTypes());
+  for (Type type : types)
+    if (!isScalar(type))
+      return op->emitOpError("operates on ")
+             << type << "; only integer, float and index scalars become C++ expressions";
+  if (op->getNumRegions() != 0)
+    return op->emitOpError("has regions, which have no C++ expression");
+  builder->clone(*op, mapping);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Variables
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> ProcessLowering::createVar(Location loc, Type type, Value init,
+                                            Operation *where) {
+  if (!isScalar(type))
+    return where->emitOpError("carries a value of type ")
+           << type << "; only integer, float and index scalars fit in a C++ variable";
+  Type stored = type.isIndex() ? builder->getI64Type() : type;
+  if (init && type.isIndex())
+    init = arith::IndexCastOp::create(*builder, loc, stored, init);
+  return Value(hls::VarOp::create(*builder, loc, hls::VarType::get(builder->getContext(), stored), init));
+}
+
+Value ProcessLowering::readVar(Location loc, Value var, Type type) {
+  Type stored = cast<hls::VarType>(var.getType()).getElementType();
+  Value value = hls::GetOp::create(*builder, loc, stored, var);
+  if (type.isIndex())
+    value = arith::IndexCastOp::create(*builder, loc, type, value);
+  return value;
+}
+
+void ProcessLowering::writeVar(Location loc, Value value, Value var) {
+  Type stored = cast<hls::VarType>(var.getType()).getElementType();
+  if (value.getType().isIndex())
+    value = arith::IndexCastOp::create(*builder, loc, stored, value);
+  hls::AssignOp::create(*builder, loc, value, var);
+}
+
+void ProcessLowering::assignYielded(Block &block, ArrayRef<Value> vars) {
+  auto yield = cast<scf::YieldOp>(block.getTerminator());
+  for (auto [value, var] : llvm::zip_equal(yield.getResults(), vars))
+    writeVar(yield.getLoc(), mapping.lookup(value), var);
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+LogicalResult ProcessLowering::lowerFor(scf::ForOp loop) {
+  Location loc = loop.getLoc();
+  if (!loop.getInductionVar().getType().isIndex())
+    return loop.emitOpError("has an induction variable of type ")
+           << loop.getInductionVar().getType() << "; only index loops are supported";
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step)
+    return loop.emitOpError("has a non-constant ")
+           << (!lb ? "lower bound" : !ub ? "upper bound" : "step")
+           << "; HLS loops need constant bounds and step (arith.constant)";
+  if (*step <= 0)
+    return loop.emitOpError("has step ") << *step << "; only positive steps are supported";
+  FailureOr<std::string> label = loopLabel(loop);
+  if (failed(label))
+    return failure();
+
+  SmallVector<Value> vars;
+  for (auto [init, arg] : llvm::zip_equal(loop.getInitArgs(), loop.getRegionIterArgs())) {
+    FailureOr<Value> var = createVar(loc, arg.getType(), mapping.lookup(init), loop);
+    if (failed(var))
+      return failure();
+    vars.push_back(*var);
+  }
+  // An empty scf range (ub < lb) stays empty as `for (i = lb; i < lb; ...)`.
+  auto hlsFor = hls::ForOp::create(*builder, loc, *lb, std::max(*lb, *ub), *step, *label);
+  {
+    OpBuilder::InsertionGuard guard(*builder);
+    Block &body = hlsFor.getBody().front();
+    builder->setInsertionPoint(body.getTerminator());
+    // Loop pragmas come first: they describe the whole body.
+    if (failed(addLoopPragmas(loop, hlsFor)))
+      return failure();
+    mapping.map(loop.getInductionVar(), hlsFor.getInductionVar());
+    // A value nobody uses is not read: each read is a line of C++.
+    for (auto [arg, var] : llvm::zip_equal(loop.getRegionIterArgs(), vars))
+      if (!arg.use_empty())
+        mapping.map(arg, readVar(loc, var, arg.getType()));
+    if (failed(lowerBlock(*loop.getBody())))
+      return failure();
+    assignYielded(*loop.getBody(), vars);
+  }
+  for (auto [result, var] : llvm::zip_equal(loop.getResults(), vars))
+    if (!result.use_empty())
+      mapping.map(result, readVar(loc, var, result.getType()));
+  return success();
+}
+
+FailureOr<std::string> ProcessLowering::loopLabel(scf::ForOp loop) {
+  Attribute attr = loop->getAttr(kLabel);
+  if (!attr)
+    return std::string();
+  auto name = dyn_cast<StringAttr>(attr);
+  if (!name || !hls::isCIdentifier(name.getValue()))
+    return loop.emitOpError() << kLabel << " must be a string holding a C identifier, got "
+                              << attr;
+  std::string label = name.getValue().str();
+  for (unsigned n = 1; !labels.insert(label).second; ++n)
+    label = (name.getValue() + "_" + Twine(n)).str();
+  return label;
+}
+
+LogicalResult ProcessLowering::addLoopPragmas(scf::ForOp loop, hls::ForOp hlsFor) {
+  Location loc = loop.getLoc();
+  if (Attribute attr = loop->getAttr(kPipelineII)) {
+    auto ii = dyn_cast<IntegerAttr>(attr);
+    if (!ii || ii.getInt() < 1)
+      return loop.emitOpError() << kPipelineII << " must be an integer >= 1, got " << attr;
+    hls::PragmaPipelineOp::create(*builder, loc, /*off=*/false,
+                                  builder->getI64IntegerAttr(ii.getInt()));
+  }
+  if (Attribute attr = loop->getAttr(kUnroll)) {
+    auto factor = dyn_cast<IntegerAttr>(attr);
+    if (!factor || factor.getInt() < 0)
+      return loop.emitOpError() << kUnroll
+                                << " must be an integer >= 0 (0 unrolls fully), got " << attr;
+    uint64_t tripCount = hlsFor.getTripCount();
+    if (factor.getInt() > 0 && uint64_t(factor.getInt()) > tripCount)
+      return loop.emitOpError() << kUnroll << " factor " << factor.getInt()
+                                << " exceeds the trip count " << tripCount;
+    // Factor 0 means full unrolling: the pragma without a factor.
+    hls::PragmaUnrollOp::create(*builder, loc,
+                                factor.getInt() == 0
+                                    ? IntegerAttr()
+                                    : builder->getI64IntegerAttr(factor.getInt()));
+  }
+  return success();
+}
+
+LogicalResult ProcessLowering::lowerIf(scf::IfOp op) {
+  Location loc = op.getLoc();
+  SmallVector<Value> vars;
+  for (Type type : op.getResultTypes()) {
+    FailureOr<Value> var = createVar(loc, type, Value(), op);
+    if (failed(var))
+      return failure();
+    vars.push_back(*var);
+  }
+  bool withElse = !op.getElseRegion().empty();
+  auto hlsIf = hls::IfOp::create(*builder, loc, mapping.lookup(op.getCondition()), withElse);
+  auto lowerBranch = [&](Block &source, Block *target) -> LogicalResult {
+    OpBuilder::InsertionGuard guard(*builder);
+    builder->setInsertionPoint(target->getTerminator());
+    if (failed(lowerBlock(source)))
+      return failure();
+    assignYielded(source, vars);
+    return success();
+  };
+  if (failed(lowerBranch(op.getThenRegion().front(), hlsIf.getThenBlock())))
+    return failure();
+  if (withElse && failed(lowerBranch(op.getElseRegion().front(), hlsIf.getElseBlock())))
+    return failure();
+  for (auto [result, var] : llvm::zip_equal(op.getResults(), vars))
+    if (!result.use_empty())
+      mapping.map(result, readVar(loc, var, result.getType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult ProcessLowering::addPartitions(Operation *op, Value array,
+                                             llvm::SmallDenseSet<int64_t> &done) {
+  Attribute attr = op->getAttr(kPartitionComplete);
+  if (!attr)
+    return success();
+  auto dims = dyn_cast<DenseI64ArrayAttr>(attr);
+  if (!dims)
+    return op->emitOpError() << kPartitionComplete << " must be an array<i64: ...>, got "
+                             << attr;
+  int64_t rank = cast<hls::ArrayType>(array.getType()).getShape().size();
+  for (int64_t dim : dims.asArrayRef()) {
+    if (dim < 1 || dim > rank)
+      return op->emitOpError() << kPartitionComplete << " lists dimension " << dim
+                               << ", but the array has dimensions 1.." << rank;
+    if (done.insert(dim).second)
+      hls::PragmaArrayPartitionOp::create(*builder, op->getLoc(), array,
+                                          hls::PartitionKind::Complete, IntegerAttr(), dim);
+  }
+  return success();
+}
+
+LogicalResult ProcessLowering::lowerAlloca(memref::AllocaOp op) {
+  MemRefType type = op.getType();
+  // A rank-0 buffer is a scalar: a C++ variable.
+  if (type.getRank() == 0) {
+    if (op->hasAttr(kPartitionComplete))
+      return op.emitOpError() << kPartitionComplete << " on a rank-0 buffer, which is a scalar";
+    FailureOr<Value> var = createVar(op.getLoc(), type.getElementType(), Value(), op);
+    if (failed(var))
+      return failure();
+    mapping.map(op.getResult(), *var);
+    return success();
+  }
+  FailureOr<hls::ArrayType> arrayType = convertMemRef(type, op, "the buffer");
+  if (failed(arrayType))
+    return failure();
+  Value array = hls::ArrayOp::create(*builder, op.getLoc(), *arrayType, /*rom=*/false,
+                                     ElementsAttr());
+  mapping.map(op.getResult(), array);
+  llvm::SmallDenseSet<int64_t> done;
+  return addPartitions(op, array, done);
+}
+
+/// A constant global (weights) becomes a `rom` array declared at the top of
+/// each function that reads it, once per function.
+LogicalResult ProcessLowering::lowerGetGlobal(memref::GetGlobalOp op) {
+  StringRef name = op.getName();
+  auto it = roms.find(name);
+  if (it == roms.end()) {
+    memref::GlobalOp global = globals.lookup(name);
+    if (!global)
+      return op.emitOpError("references @") << name << ", which is not a memref.global of the module";
+    std::optional<Attribute> init = global.getInitialValue();
+    if (!global.getConstant() || !init ||
+        !isa<DenseElementsAttr, DenseResourceElementsAttr>(*init))
+      return op.emitOpError("reads @")
+             << name
+             << ", but only constant globals with a dense or dense_resource initial value "
+                "(weights) are supported";
+    FailureOr<hls::ArrayType> arrayType = convertMemRef(global.getType(), op, "the global");
+    if (failed(arrayType))
+      return failure();
+    OpBuilder::InsertionGuard guard(*builder);
+    builder->setInsertionPointAfter(romInsertPoint);
+    auto array = hls::ArrayOp::create(*builder, global.getLoc(), *arrayType, /*rom=*/true,
+                                      cast<ElementsAttr>(*init));
+    it = roms.try_emplace(name, Rom{array, {}}).first;
+    romInsertPoint = array;
+  }
+  // Partition pragmas follow the ROM's declaration (and its earlier pragmas).
+  OpBuilder::InsertionGuard guard(*builder);
+  builder->setInsertionPointAfter(romInsertPoint);
+  if (failed(addPartitions(op, it->second.array, it->second.partitioned)))
+    return failure();
+  romInsertPoint = &*std::prev(builder->getInsertionPoint());
+  mapping.map(op.getResult(), it->second.array);
+  return success();
+}
+
+LogicalResult ProcessLowering::lowerLoad(memref::LoadOp op) {
+  Value memory = mapping.lookup(op.getMemref());
+  if (isa<hls::VarType>(memory.getType())) {
+    mapping.map(op.getResult(), readVar(op.getLoc(), memory, op.getType()));
+    return success();
+  }
+  SmallVector<Value> indices = llvm::map_to_vector(
+      op.getIndices(), [&](Value index) { return mapping.lookup(index); });
+  Value value = hls::LoadOp::create(*builder, op.getLoc(), op.getType(), memory, indices);
+  mapping.map(op.getResult(), value);
+  return success();
+}
+
+LogicalResult ProcessLowering::lowerStore(memref::StoreOp op) {
+  Value memory = mapping.lookup(op.getMemref());
+  Value value = mapping.lookup(op.getValueToStore());
+  if (isa<hls::VarType>(memory.getType())) {
+    writeVar(op.getLoc(), value, memory);
+    return success();
+  }
+  if (auto array = memory.getDefiningOp<hls::ArrayOp>(); array && array.getRom())
+    return op.emitOpError("stores into a constant global; weights are read-only");
+  SmallVector<Value> indices = llvm::map_to_vector(
+      op.getIndices(), [&](Value index) { return mapping.lookup(index); });
+  hls::StoreOp::create(*builder, op.getLoc(), value, memory, indices);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Streams
+//===----------------------------------------------------------------------===//
+
+// Ports with several lanes were rejected with the signature, so a pull or
+// push here names a single-lane port and carries no lane index.
+
+LogicalResult ProcessLowering::lowerPull(dfg::PullOp op) {
+  Value value = hls::StreamReadOp::create(*builder, op.getLoc(), op.getType(),
+                                          mapping.lookup(op.getPort()));
+  mapping.map(op.getResult(), value);
+  return success();
+}
+
+LogicalResult ProcessLowering::lowerPush(dfg::PushOp op) {
+  hls::StreamWriteOp::create(*builder, op.getLoc(), mapping.lookup(op.getPort()),
+                             mapping.lookup(op.getValue()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The graph
+//===----------------------------------------------------------------------===//
+
+/// The instances in an order where every producer precedes its consumers
+/// (ties keep the graph's order), so a sequential reading of the top
+/// function, as in C simulation without threads, sees data before it is read.
+static FailureOr<SmallVector<dfg::InstantiateOp>> sortInstances(dfg::GraphOp graph) {
+  SmallVector<dfg::InstantiateOp> instances(graph.getBody().front().getOps<dfg::InstantiateOp>());
+  llvm::DenseMap<Operation *, unsigned> position;
+  for (auto [i, inst] : llvm::enumerate(instances))
+    position[inst] = i;
+  std::vector<SmallVector<unsigned>> consumers(instances.size());
+  SmallVector<unsigned> pending(instances.size(), 0);
+  for (auto channel : graph.getBody().front().getOps<dfg::ChannelOp>()) {
+    // The channel verifier guarantees one user per end; stay defensive.
+    if (!channel.getWrite().hasOneUse() || !channel.getRead().hasOneUse())
+      return channel.emitOpError("needs exactly one producer and one consumer instance");
+    unsigned producer = position.lookup(*channel.getWrite().user_begin());
+    unsigned consumer = position.lookup(*channel.getRead().user_begin());
+    consumers[producer].push_back(consumer);
+    ++pending[consumer];
+  }
+  SmallVector<dfg::InstantiateOp> order;
+  SmallVector<bool> placed(instances.size(), false);
+  while (order.size() < instances.size()) {
+    // Graphs are small: a linear scan for the first ready instance is fine.
+    unsigned ready = 0;
+    while (ready < instances.size() && (placed[ready] || pending[ready] != 0))
+      ++ready;
+    if (ready == instances.size()) {
+      unsigned stuck = llvm::find(placed, false) - placed.begin();
+      return instances[stuck].emitOpError(
+          "is on a cycle of channels; DATAFLOW needs an acyclic graph (feedback is not "
+          "supported)");
+    }
+    placed[ready] = true;
+    order.push_back(instances[ready]);
+    for (unsigned consumer : consumers[ready])
+      --pending[consumer];
+  }
+  return order;
+}
+
+/// `dfg.graph` -> the top function: AXI interfaces, DATAFLOW, streams, calls.
+static LogicalResult lowerGraph(dfg::GraphOp graph, OpBuilder &b) {
+  if (failed(checkCName(graph, graph.getSymName())))
+    return failure();
+  FailureOr<FunctionType> type = convertSignature(graph);
+  if (failed(type))
+    return failure();
+  FailureOr<SmallVector<dfg::InstantiateOp>> order = sortInstances(graph);
+  if (failed(order))
+    return failure();
+
+  Location loc = graph.getLoc();
+  auto func = hls::FuncOp::create(b, loc, graph.getSymName(), *type, ArrayAttr(), ArrayAttr());
+  func->setAttr("ming.top", b.getUnitAttr());
+  if (Attribute numInputs = graph->getAttr("ming.num_inputs"))
+    func->setAttr("ming.num_inputs", numInputs);
+  Block &source = graph.getBody().front();
+  SmallVector<Location> argLocs =
+      llvm::map_to_vector(source.getArguments(), [](BlockArgument a) { return a.getLoc(); });
+  // The guard brings `b` back to the module once the body is built.
+  OpBuilder::InsertionGuard guard(b);
+  Block *entry = b.createBlock(&func.getBody(), {}, type->getInputs(), argLocs);
+  IRMapping mapping;
+  mapping.map(source.getArguments(), entry->getArguments());
+
+  // Each tensor in external memory gets its own AXI master (gmem<i>), so
+  // loads and stores proceed in parallel; its base address and the block
+  // control go through the AXI-Lite control port.
+  StringAttr control = b.getStringAttr("control");
+  for (auto [i, arg] : llvm::enumerate(entry->getArguments())) {
+    int64_t numElements = cast<hls::ArrayType>(arg.getType()).getNumElements();
+    hls::PragmaInterfaceOp::create(b, loc, hls::InterfaceMode::MAxi, arg,
+                                   b.getStringAttr("gmem" + Twine(i)),
+                                   b.getI64IntegerAttr(numElements));
+    hls::PragmaInterfaceOp::create(b, loc, hls::InterfaceMode::SAxiLite, arg, control,
+                                   IntegerAttr());
+  }
+  hls::PragmaInterfaceOp::create(b, loc, hls::InterfaceMode::SAxiLite, Value(), control,
+                                 IntegerAttr());
+  hls::PragmaDataflowOp::create(b, loc);
+
+  // One stream per channel, declared in the order of its producer's call and
+  // named after the processes it connects (for readable C++ and reports).
+  llvm::StringSet<> names;
+  for (dfg::InstantiateOp inst : *order) {
+    for (Value port : inst.getPorts()) {
+      auto channel = port.getDefiningOp<dfg::ChannelOp>();
+      if (!channel || port != channel.getWrite())
+        continue;
+      FailureOr<hls::StreamType> streamType =
+          convertChannelEnd(channel.getElementType(), channel.getLanes(), channel, "the channel");
+      if (failed(streamType))
+        return failure();
+      auto consumer = cast<dfg::InstantiateOp>(*channel.getRead().user_begin());
+      std::string base = (inst.getCallee() + "_to_" + consumer.getCallee()).str();
+      std::string name = base;
+      for (unsigned n = 1; !names.insert(name).second; ++n)
+        name = base + "_" + std::to_string(n);
+      auto stream = hls::StreamOp::create(b, channel.getLoc(), *streamType);
+      stream->setAttr("ming.name", b.getStringAttr(name));
+      hls::PragmaStreamOp::create(b, channel.getLoc(), stream, channel.getDepth());
+      mapping.map(channel.getWrite(), stream);
+      mapping.map(channel.getRead(), stream);
+    }
+  }
+
+  for (dfg::InstantiateOp inst : *order) {
+    SmallVector<Value> operands =
+        llvm::map_to_vector(inst.getPorts(), [&](Value port) { return mapping.lookup(port); });
+    hls::CallOp::create(b, inst.getLoc(), TypeRange(), inst.getCallee(), operands);
+  }
+  hls::ReturnOp::create(b, loc, Value());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
 
 namespace {
 struct ConvertDfgToEmitHLS : ming::impl::ConvertDfgToEmitHLSBase<ConvertDfgToEmitHLS> {
   void runOnOperation() override {
-    getOperation().emitError("ConvertDfgToEmitHLS: not implemented yet");
-    signalPassFailure();
+    if (failed(convert(getOperation())))
+      signalPassFailure();
+  }
+
+  static LogicalResult convert(ModuleOp module) {
+    llvm::StringMap<memref::GlobalOp> globals;
+    SmallVector<dfg::ProcessOp> processes;
+    SmallVector<dfg::GraphOp> graphs;
+    for (Operation &op : *module.getBody()) {
+      if (auto global = dyn_cast<memref::GlobalOp>(op))
+        globals[global.getSymName()] = global;
+      else if (auto process = dyn_cast<dfg::ProcessOp>(op))
+        processes.push_back(process);
+      else if (auto graph = dyn_cast<dfg::GraphOp>(op))
+        graphs.push_back(graph);
+      else
+        return op.emitOpError("is not supported at module level; the module must hold "
+                              "memref.global constants, dfg.process ops and one dfg.graph");
+    }
+    if (graphs.empty())
+      return module.emitOpError("holds no dfg.graph; exactly one is needed for the top function");
+    if (graphs.size() > 1)
+      return graphs[1].emitOpError("is a second dfg.graph; exactly one is supported (the top "
+                                   "function), the first is @")
+             << graphs[0].getSymName();
+
+    // New functions go after the old ops, processes first and the top last;
+    // the dfg ops and globals are erased once everything is built.
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    for (dfg::ProcessOp process : processes)
+      if (failed(ProcessLowering(globals).lower(process, b)))
+        return failure();
+    if (failed(lowerGraph(graphs[0], b)))
+      return failure();
+
+    graphs[0]->erase();
+    for (dfg::ProcessOp process : processes)
+      process->erase();
+    for (auto &entry : globals)
+      entry.second->erase();
+    return success();
   }
 };
 } // namespace

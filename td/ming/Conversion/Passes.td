@@ -38,16 +38,33 @@ def ConvertLinalgToDfg : Pass<"convert-linalg-to-dfg", "mlir::ModuleOp"> {
 def ConvertDfgToEmitHLS : Pass<"convert-dfg-to-emithls", "mlir::ModuleOp"> {
   let summary = "Lower a dataflow graph to emitHLS, one HLS function per process";
   let description = [{
-    Every `dfg.process` becomes an `emitHLS.func` with `INLINE off`; the
-    `dfg.graph` becomes the top function with `DATAFLOW`, one `hls::stream`
-    per channel with its depth, one call per instance in producer-consumer
-    order, and `m_axi` + `s_axilite` interfaces for its memory arguments.
-    Process bodies (scf, memref, arith, math) map one-to-one to emitHLS:
-    loops marked `ming.pipeline_ii` get a PIPELINE pragma, `ming.unroll` an
-    UNROLL pragma, buffers marked `ming.partition_complete_dims` an
-    ARRAY_PARTITION complete per listed dimension.
+    Every `dfg.process` becomes an `emitHLS.func` of the same name with
+    `INLINE off`: channel ends become `hls::stream` arguments, memref ports
+    array arguments. The body maps one-to-one: `scf.for` (constant bounds)
+    becomes `emitHLS.for`, `scf.if` `emitHLS.if`; loop-carried values and if
+    results live in `emitHLS.var`s (an index value in an i64 variable);
+    `memref.alloca` becomes a local array (rank 0: a variable);
+    `memref.load`/`store` array accesses; `memref.get_global` of a constant
+    global a `rom` array declared once at the top of the function;
+    `dfg.pull`/`push` stream reads and writes; arith and math ops stay.
+    Directives: `ming.pipeline_ii = N` on a loop gives PIPELINE II=N,
+    `ming.unroll = N` UNROLL (0: full), `ming.label` the loop label (made
+    unique in the function), `ming.partition_complete_dims` on a buffer or
+    global one ARRAY_PARTITION complete per listed (1-based) dimension.
+
+    The `dfg.graph` becomes the top function (attributes `ming.top` and
+    `ming.num_inputs`): per memory argument an `m_axi` interface (bundle
+    `gmem<i>`, depth = its number of elements) and an `s_axilite` one, then
+    `s_axilite return`, `DATAFLOW`, one stream per channel with its depth
+    (`ming.name = "<producer>_to_<consumer>"`) and one call per instance,
+    producers before consumers. Processes come first in the module, the top
+    last; the globals are removed.
+
+    Unsupported input (other ops in a process, non-constant loop bounds,
+    dynamic shapes, channels with more than one lane, feedback cycles, not
+    exactly one graph) fails with an error located at the offending op.
   }];
-  let dependentDialects = ["ming::emithls::EmitHLSDialect"];
+  let dependentDialects = ["ming::emithls::EmitHLSDialect", "mlir::arith::ArithDialect"];
 }
 
 #endif
