@@ -119,6 +119,26 @@ pub struct Cli {
     #[arg(long = "emit-hls-cpp")]
     pub emit_hls_cpp: bool,
 
+    /// Compile INPUT (linalg, dfg or emitHLS) into a Vitis HLS project in OUTDIR.
+    #[arg(long = "hls", value_name = "OUTDIR")]
+    pub hls: Option<String>,
+
+    /// Target board of --hls (its part and resource limits).
+    #[arg(long = "board", value_name = "BOARD", value_parser = clap::builder::PossibleValuesParser::new(crate::board::NAMES.iter().copied()))]
+    pub board: Option<String>,
+
+    /// DSP limit for --hls instead of the board's.
+    #[arg(long = "dsp", value_name = "N")]
+    pub dsp: Option<u32>,
+
+    /// BRAM18K limit for --hls instead of the board's.
+    #[arg(long = "bram", value_name = "N")]
+    pub bram: Option<u32>,
+
+    /// Clock of --hls in MHz (default 200).
+    #[arg(long = "clock-mhz", value_name = "F")]
+    pub clock_mhz: Option<f64>,
+
     /// More messages from the tool itself (-v info, -vv debug).
     #[arg(short = 'v', action = ArgAction::Count)]
     pub verbose: u8,
@@ -241,6 +261,15 @@ pub fn run(args: Vec<String>) -> i32 {
         return 1;
     }
     log::debug!("pass flags: {:?}", split.passes);
+    if cli.hls.is_some() || cli.board.is_some() || cli.dsp.is_some() || cli.bram.is_some() || cli.clock_mhz.is_some() {
+        return match hls_request(&cli, !split.passes.is_empty()) {
+            Ok(request) => crate::hls::run(&request),
+            Err(message) => {
+                log::error!("{message}");
+                1
+            }
+        };
+    }
     if cli.emit_hls_cpp {
         if cli.pass_pipeline.is_some() || !split.passes.is_empty() {
             log::error!("'--emit-hls-cpp' runs no passes; run them in a separate ming-opt call");
@@ -251,32 +280,51 @@ pub fn run(args: Vec<String>) -> i32 {
     opt_main(&cli, split.passes)
 }
 
+/// The `--hls` request, or why the flags do not make one.
+fn hls_request(cli: &Cli, pass_flags: bool) -> Result<crate::hls::Request, String> {
+    let Some(outdir) = &cli.hls else {
+        return Err("'--board', '--dsp', '--bram' and '--clock-mhz' only apply with '--hls OUTDIR'".into());
+    };
+    // --hls runs its own pipeline and writes a folder, not one output.
+    let conflicts = [
+        (cli.emit_hls_cpp, "--emit-hls-cpp"),
+        (cli.output != "-", "-o"),
+        (cli.pass_pipeline.is_some() || pass_flags, "pass flags or --pass-pipeline"),
+        (cli.split_input_file.is_some(), "--split-input-file"),
+        (cli.verify_diagnostics.is_some(), "--verify-diagnostics"),
+        (cli.emit_bytecode, "--emit-bytecode"),
+    ];
+    if let Some((_, flag)) = conflicts.iter().find(|(on, _)| *on) {
+        return Err(format!("'--hls' cannot be combined with {flag}"));
+    }
+    if outdir.is_empty() {
+        return Err("'--hls' needs an output directory".into());
+    }
+    let name = cli.board.as_deref().unwrap_or(crate::board::DEFAULT);
+    let board = crate::board::by_name(name).ok_or_else(|| format!("unknown board '{name}' (known: {})", crate::board::NAMES.join(", ")))?;
+    let clock = cli.clock_mhz.unwrap_or(200.0);
+    if !(clock.is_finite() && clock > 0.0) {
+        return Err(format!("'--clock-mhz' must be a positive frequency, not {clock}"));
+    }
+    Ok(crate::hls::Request {
+        input: cli.input.clone(),
+        outdir: std::path::PathBuf::from(outdir),
+        target: crate::board::Target::new(board, cli.dsp, cli.bram, clock),
+    })
+}
+
 /// `ming-opt INPUT --emit-hls-cpp [-o OUT]`: parse (our dialects registered,
 /// diagnostics on stderr), translate, write. 0 on success, 1 on any failure.
 fn emit_hls_cpp(cli: &Cli) -> i32 {
-    use melior::ir::{operation::OperationLike, Module};
+    use melior::ir::operation::OperationLike;
     let context = crate::mlir::context();
-    let module = if cli.input == "-" {
-        let mut source = String::new();
-        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut source) {
-            eprintln!("ming-opt: cannot read stdin: {e}");
+    crate::mlir::print_diagnostics(&context);
+    let module = match crate::mlir::parse_input(&context, &cli.input) {
+        Ok(module) => module,
+        Err(e) => {
+            eprintln!("ming-opt: {e}");
             return 1;
         }
-        Module::parse(&context, &source)
-    } else {
-        if let Err(e) = std::fs::metadata(&cli.input) {
-            eprintln!("ming-opt: cannot open '{}': {e}", cli.input);
-            return 1;
-        }
-        // Parsing from the file keeps its name in the locations.
-        let name = melior::StringRef::new(&cli.input);
-        let raw = unsafe { mlir_sys::mlirModuleCreateParseFromFile(context.to_raw(), name.to_raw()) };
-        unsafe { Module::from_option_raw(raw) }
-    };
-    // MLIR has already printed the parse or verifier error.
-    let Some(module) = module else {
-        eprintln!("ming-opt: '{}' does not parse or verify", cli.input);
-        return 1;
     };
     if !module.as_operation().verify() {
         return 1;
@@ -370,6 +418,23 @@ mod tests {
         assert_eq!(split.unknown, args(&["--no-such-pass"]));
         let cli = Cli::try_parse_from(args(&["ming-opt", "--verify-each=false"])).expect("parses");
         assert!(!cli.verify_each);
+    }
+
+    #[test]
+    fn hls_flags() {
+        let cli = Cli::try_parse_from(args(&["ming-opt", "in.mlir", "--hls", "out", "--board", "zedboard", "--dsp", "50", "--clock-mhz", "250"]))
+            .expect("parses");
+        let r = hls_request(&cli, false).expect("a request");
+        assert_eq!((r.target.board.name, r.target.dsp, r.target.bram18k, r.target.clock_mhz), ("zedboard", 50, 280, 250.0));
+        assert_eq!(r.outdir, std::path::PathBuf::from("out"));
+        let default = hls_request(&Cli::try_parse_from(args(&["ming-opt", "x", "--hls", "o"])).expect("parses"), false).expect("ok");
+        assert_eq!((default.target.board.name, default.target.clock_mhz), ("kv260", 200.0));
+        assert!(Cli::try_parse_from(args(&["ming-opt", "x", "--hls", "o", "--board", "nope"])).is_err());
+        for bad in [&["ming-opt", "x", "--board", "kv260"][..], &["ming-opt", "x", "--hls", "o", "-o", "y"], &["ming-opt", "x", "--hls", "o", "--clock-mhz", "0"]] {
+            let cli = Cli::try_parse_from(args(bad)).expect("parses");
+            assert!(hls_request(&cli, false).is_err(), "{bad:?}");
+        }
+        assert!(hls_request(&Cli::try_parse_from(args(&["ming-opt", "x", "--hls", "o"])).expect("parses"), true).is_err());
     }
 
     #[test]

@@ -1,8 +1,12 @@
 //! ming: CNN linalg -> streaming dataflow (dfg) -> emitHLS -> Vitis HLS C++.
 //! The Rust side drives the flow; dialects and passes live in the C++ shared
 //! library libMingPasses.so (cpp/), reached through the cxx bridge.
+pub mod board;
 pub mod bridge;
 pub mod cli;
+pub mod hls;
 pub mod logger;
 pub mod mlir;
+pub mod pipeline;
+pub mod project;
 pub mod translate;

@@ -1,7 +1,11 @@
 //! MLIR contexts for the Rust side (melior), sharing the process's one
 //! libMLIR.so with libMingPasses.so.
 use crate::bridge::ffi;
-use melior::Context;
+use melior::{
+    diagnostic::{Diagnostic, DiagnosticSeverity},
+    ir::Module,
+    Context,
+};
 
 /// A context in which every upstream dialect and dfg/emitHLS are available.
 pub fn context() -> Context {
@@ -10,6 +14,59 @@ pub fn context() -> Context {
     ffi::register_in_context(context.to_raw().ptr as usize);
     context.load_all_available_dialects();
     context
+}
+
+/// Prints the context's diagnostics to stderr as mlir-opt does
+/// (`file:line:col: error: message`, then its notes), instead of MLIR's
+/// fallback form (`loc("file":line:col): error: ...`). The "see current
+/// operation" dump of a failing pass is left out unless -vv.
+pub fn print_diagnostics(context: &Context) {
+    context.attach_diagnostic_handler(|d| {
+        eprint!("{}", render_diagnostic(&d));
+        true
+    });
+}
+
+fn render_diagnostic(d: &Diagnostic) -> String {
+    let severity = match d.severity() {
+        DiagnosticSeverity::Error => "error",
+        DiagnosticSeverity::Warning => "warning",
+        DiagnosticSeverity::Note => "note",
+        DiagnosticSeverity::Remark => "remark",
+    };
+    let location = crate::translate::types::format_location(&d.location().to_string());
+    let mut text = if location == "loc(unknown)" {
+        format!("{severity}: {d}\n")
+    } else {
+        format!("{location}: {severity}: {d}\n")
+    };
+    for i in 0..d.note_count() {
+        if let Ok(note) = d.note(i) {
+            // The whole failing op (often the module) only with -vv.
+            if note.to_string().starts_with("see current operation:") && !log::log_enabled!(log::Level::Debug) {
+                continue;
+            }
+            text.push_str(&render_diagnostic(&note));
+        }
+    }
+    text
+}
+
+/// Parses `input` (a file, or "-" for stdin) into a module. MLIR prints the
+/// located parse or verifier error itself; the Err says which input failed.
+pub fn parse_input<'c>(context: &'c Context, input: &str) -> Result<Module<'c>, String> {
+    let module = if input == "-" {
+        let mut source = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut source).map_err(|e| format!("cannot read stdin: {e}"))?;
+        Module::parse(context, &source)
+    } else {
+        std::fs::metadata(input).map_err(|e| format!("cannot open '{input}': {e}"))?;
+        // Parsing from the file keeps its name in the locations.
+        let name = melior::StringRef::new(input);
+        let raw = unsafe { mlir_sys::mlirModuleCreateParseFromFile(context.to_raw(), name.to_raw()) };
+        unsafe { Module::from_option_raw(raw) }
+    };
+    module.ok_or_else(|| format!("'{input}' does not parse or verify"))
 }
 
 #[cfg(test)]

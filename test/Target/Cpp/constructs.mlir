@@ -1,5 +1,6 @@
 // RUN: ming-opt %s --emit-hls-cpp | FileCheck %s
 // CHECK: #include <hls_stream.h>
+// CHECK: #include <ming_dataflow.h>
 // CHECK: void f(int8_t *arg0, hls::stream<int32_t> &arg1, float arg2[2][3], bool arg3);
 // CHECK: void f(int8_t *arg0, hls::stream<int32_t> &arg1, float arg2[2][3], bool arg3) {
 // CHECK-NEXT:   #pragma HLS INTERFACE m_axi port=arg0 bundle=gmem0 depth=8
@@ -8,7 +9,7 @@
 // CHECK-NEXT:   static const int8_t v0[2][2] = {{[{][{]}}1, -2}, {3, 4}};
 // CHECK-NEXT:   #pragma HLS ARRAY_PARTITION variable=v0 cyclic factor=2 dim=1
 // CHECK-NEXT:   #pragma HLS BIND_STORAGE variable=v0 type=rom_1p impl=lutram
-// CHECK-NEXT:   hls::stream<int8_t> v1;
+// CHECK-NEXT:   hls::stream<int8_t, 16> v1("v1");
 // CHECK-NEXT:   #pragma HLS STREAM variable=v1 depth=16
 // CHECK-NEXT:   const int32_t v2 = 0;
 // CHECK-NEXT:   int32_t v3 = v2;
@@ -69,21 +70,50 @@ emitHLS.func @f(%x: !emitHLS.ptr<i8>, %y: !emitHLS.stream<i32>, %m: !emitHLS.arr
   emitHLS.return
 }
 
+// A DATAFLOW function: its calls run as concurrent processes in C
+// simulation; streams are bounded by their depth and named for the deadlock
+// report (`ming.name`, else the C name).
 // CHECK-LABEL: void top() {
 // CHECK-NEXT:   #pragma HLS DATAFLOW
-// CHECK-NEXT:   const int32_t v0 = 7;
-// CHECK-NEXT:   const int32_t v1 = g(v0);
+// CHECK-NEXT:   hls::stream<int32_t, 8> v0("chan \"0\"");
+// CHECK-NEXT:   #pragma HLS STREAM variable=v0 depth=8
+// CHECK-NEXT:   hls::stream<int32_t> v1("v1");
+// CHECK-NEXT:   MING_DATAFLOW_BEGIN;
+// CHECK-NEXT:   MING_PROCESS("src", src(v0));
+// CHECK-NEXT:   const int32_t v2 = 7;
+// CHECK-NEXT:   MING_PROCESS("dst", dst(v0, v1, v2));
+// CHECK-NEXT:   MING_DATAFLOW_END;
 // CHECK-NEXT: }
 // CHECK-LABEL: int32_t g(int32_t arg0) {
 // CHECK-NEXT:   const int32_t v0 = arg0 > arg0 ? arg0 : arg0;
 // CHECK-NEXT:   return v0;
+// Without DATAFLOW a call is a plain call.
+// CHECK-LABEL: void src(hls::stream<int32_t> &arg0) {
+// CHECK-NEXT:   const int32_t v0 = 1;
+// CHECK-NEXT:   const int32_t v1 = g(v0);
+// CHECK-NEXT:   arg0.write(v1);
+// CHECK-NEXT: }
 emitHLS.func @top() {
   emitHLS.pragma.dataflow
+  %s = emitHLS.stream {ming.name = "chan \"0\""} : !emitHLS.stream<i32>
+  emitHLS.pragma.stream %s depth = 8 : !emitHLS.stream<i32>
+  %t = emitHLS.stream : !emitHLS.stream<i32>
+  emitHLS.call @src(%s) : (!emitHLS.stream<i32>) -> ()
   %c = arith.constant 7 : i32
-  %r = emitHLS.call @g(%c) : (i32) -> i32
+  emitHLS.call @dst(%s, %t, %c) : (!emitHLS.stream<i32>, !emitHLS.stream<i32>, i32) -> ()
   emitHLS.return
 }
 emitHLS.func @g(%a: i32) -> i32 {
   %m = arith.maxsi %a, %a : i32
   emitHLS.return %m : i32
+}
+emitHLS.func @src(%s: !emitHLS.stream<i32>) {
+  %c = arith.constant 1 : i32
+  %r = emitHLS.call @g(%c) : (i32) -> i32
+  emitHLS.stream_write %s, %r : !emitHLS.stream<i32>
+  emitHLS.return
+}
+emitHLS.func @dst(%s: !emitHLS.stream<i32>, %t: !emitHLS.stream<i32>, %k: i32) {
+  %v = emitHLS.stream_read %s : !emitHLS.stream<i32>
+  emitHLS.return
 }

@@ -1,0 +1,82 @@
+//! The FPGA boards `--board` knows (BENCHMARKS.md, "Boards"): the part that
+//! Vitis HLS synthesises for and the resource limits the DSE works within.
+
+/// One board preset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Board {
+    pub name: &'static str,
+    /// The device part given to `set_part`.
+    pub part: &'static str,
+    pub dsp: u32,
+    pub bram18k: u32,
+    pub uram: u32,
+    pub lut: u32,
+    pub ff: u32,
+}
+
+/// Every preset; the first one is the default.
+pub const BOARDS: &[Board] = &[
+    Board { name: "kv260", part: "xck26-sfvc784-2LV-c", dsp: 1248, bram18k: 288, uram: 64, lut: 117_120, ff: 234_240 },
+    Board { name: "zcu104", part: "xczu7ev-ffvc1156-2-e", dsp: 1728, bram18k: 624, uram: 96, lut: 230_400, ff: 460_800 },
+    Board { name: "zedboard", part: "xc7z020clg484-1", dsp: 220, bram18k: 280, uram: 0, lut: 53_200, ff: 106_400 },
+    Board { name: "u55c", part: "xcu55c-fsvh2892-2L-e", dsp: 9024, bram18k: 4032, uram: 960, lut: 1_303_680, ff: 2_607_360 },
+];
+
+/// The names, in table order (for clap's list of possible values).
+pub const NAMES: &[&str] = &["kv260", "zcu104", "zedboard", "u55c"];
+
+pub const DEFAULT: &str = "kv260";
+
+/// The preset called `name`, if any.
+pub fn by_name(name: &str) -> Option<Board> {
+    BOARDS.iter().copied().find(|b| b.name == name)
+}
+
+/// The limits the design must fit: the board's, unless `--dsp`/`--bram`
+/// override them (a smaller budget than the chip, e.g. to share it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    pub board: Board,
+    pub dsp: u32,
+    pub bram18k: u32,
+    pub clock_mhz: f64,
+}
+
+impl Target {
+    pub fn new(board: Board, dsp: Option<u32>, bram18k: Option<u32>, clock_mhz: f64) -> Self {
+        Target { board, dsp: dsp.unwrap_or(board.dsp), bram18k: bram18k.unwrap_or(board.bram18k), clock_mhz }
+    }
+
+    /// The clock period in ns, as `create_clock -period` takes it: at most
+    /// three decimals, no trailing zeros (200 MHz -> "5", 300 MHz -> "3.333").
+    pub fn period_ns(&self) -> String {
+        let text = format!("{:.3}", 1000.0 / self.clock_mhz);
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_follow_the_table_and_the_default_exists() {
+        let names: Vec<&str> = BOARDS.iter().map(|b| b.name).collect();
+        assert_eq!(names, NAMES);
+        assert_eq!(BOARDS[0].name, DEFAULT);
+        assert_eq!(by_name("zedboard").map(|b| b.part), Some("xc7z020clg484-1"));
+        assert_eq!(by_name("kv260").map(|b| (b.dsp, b.bram18k)), Some((1248, 288)));
+        assert!(by_name("KV260").is_none());
+    }
+
+    #[test]
+    fn overrides_and_clock_period() {
+        let kv = by_name("kv260").expect("kv260");
+        let t = Target::new(kv, Some(250), None, 200.0);
+        assert_eq!((t.dsp, t.bram18k), (250, 288));
+        assert_eq!(t.period_ns(), "5");
+        assert_eq!(Target::new(kv, None, None, 300.0).period_ns(), "3.333");
+        assert_eq!(Target::new(kv, None, None, 250.0).period_ns(), "4");
+        assert_eq!(Target::new(kv, None, None, 150.0).period_ns(), "6.667");
+    }
+}

@@ -1,0 +1,122 @@
+//! `ming-opt INPUT --hls OUTDIR`: the whole flow from linalg (or dfg, or
+//! emitHLS) to a finished HLS project. Parse, lower what still needs
+//! lowering (pipeline.rs), take the graph for graph.dot and the report while
+//! the module is at the dfg level, translate to C++ and write the folder.
+use crate::board::Target;
+use crate::pipeline::{self, Level, PipelineError};
+use crate::project::{self, graph, top, Project, ProjectError};
+use crate::translate::{self, TranslateError};
+use melior::ir::operation::OperationLike;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// What `--hls` was asked to do.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub input: String,
+    pub outdir: PathBuf,
+    pub target: Target,
+}
+
+#[derive(Debug)]
+pub enum HlsError {
+    /// The input does not parse or verify (MLIR printed where).
+    Input(String),
+    /// A stage failed (its passes printed their located diagnostics).
+    Pipeline(PipelineError),
+    /// A stage ran but left the module short of the next level.
+    Stage(String),
+    /// The emitHLS module is not a complete design (e.g. no `ming.top`).
+    Design(String),
+    Translate(TranslateError),
+    Project(ProjectError),
+}
+
+impl fmt::Display for HlsError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            HlsError::Input(m) | HlsError::Stage(m) | HlsError::Design(m) => f.write_str(m),
+            HlsError::Pipeline(e) => write!(f, "{e}"),
+            HlsError::Translate(e) => write!(f, "{e}"),
+            HlsError::Project(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for HlsError {}
+
+impl From<PipelineError> for HlsError {
+    fn from(e: PipelineError) -> Self {
+        HlsError::Pipeline(e)
+    }
+}
+
+impl From<TranslateError> for HlsError {
+    fn from(e: TranslateError) -> Self {
+        HlsError::Translate(e)
+    }
+}
+
+impl From<ProjectError> for HlsError {
+    fn from(e: ProjectError) -> Self {
+        HlsError::Project(e)
+    }
+}
+
+/// Runs the flow; 0 on success, 1 with a diagnostic on any failure.
+pub fn run(request: &Request) -> i32 {
+    match flow(request) {
+        Ok(dir) => {
+            log::info!("wrote {}", dir.display());
+            0
+        }
+        Err(e) => {
+            match &e {
+                // Already in `file:line:col: error: ...` form.
+                HlsError::Translate(_) => eprintln!("{e}"),
+                HlsError::Design(m) if m.contains(": error: ") => eprintln!("{m}"),
+                _ => log::error!("{e}"),
+            }
+            1
+        }
+    }
+}
+
+fn flow(request: &Request) -> Result<PathBuf, HlsError> {
+    let context = crate::mlir::context();
+    crate::mlir::print_diagnostics(&context);
+    let mut module = crate::mlir::parse_input(&context, &request.input).map_err(HlsError::Input)?;
+    if !module.as_operation().verify() {
+        return Err(HlsError::Input(format!("'{}' does not verify", request.input)));
+    }
+
+    if pipeline::level(&module) == Level::Linalg {
+        pipeline::run(&context, &mut module, pipeline::LINALG_TO_DFG)?;
+        if pipeline::level(&module) == Level::Linalg {
+            return Err(HlsError::Stage("convert-linalg-to-dfg left no dfg.graph in the module".into()));
+        }
+    }
+    // The dfg level knows kinds and lanes, which emitHLS no longer spells out.
+    let dfg_graph = match pipeline::level(&module) {
+        Level::Dfg => Some(graph::from_dfg(&module).map_err(HlsError::Stage)?),
+        _ => None,
+    };
+    if pipeline::level(&module) == Level::Dfg {
+        pipeline::run(&context, &mut module, pipeline::DFG_TO_EMITHLS)?;
+        if pipeline::level(&module) != Level::EmitHls {
+            return Err(HlsError::Stage(format!("convert-dfg-to-emithls left no emitHLS.func marked '{}'", pipeline::TOP_ATTR)));
+        }
+    }
+
+    let top_op = top::find(&module).map_err(HlsError::Design)?;
+    let top = top::describe(&top_op).map_err(HlsError::Design)?;
+    let graph = match dfg_graph {
+        Some(g) => g,
+        None => graph::from_emithls(&module, &top_op, top.num_inputs).map_err(HlsError::Design)?,
+    };
+    let signature = translate::signature(&top_op)?;
+    let cpp = translate::emit_cpp(&module)?;
+    log::debug!("top '{}': {} input(s), {} output(s)", top.name, top.num_inputs, top.args.len() - top.num_inputs);
+    let project = Project { top: &top, cpp: &cpp, top_signature: &signature, graph: &graph, target: &request.target };
+    Ok(project::write(Path::new(&request.outdir), &project)?)
+}

@@ -1,0 +1,118 @@
+//! The pass pipelines of `ming-opt --hls` and which of them a module still
+//! needs. Stage A lowers linalg to the dataflow graph (dfg), stage B lowers
+//! the graph to emitHLS; the input may enter at any level, so hand-written
+//! dfg or emitHLS runs through the rest of the flow unchanged.
+use melior::{
+    ir::{operation::OperationLike, BlockLike, Module, OperationRef},
+    pass::PassManager,
+    utility::parse_pass_pipeline,
+    Context,
+};
+use std::fmt;
+
+/// Stage A: named linalg ops become generics (the kernel analysis reads
+/// generics), then every op becomes a process of one dfg.graph.
+pub const LINALG_TO_DFG: &str =
+    "builtin.module(func.func(linalg-generalize-named-ops),convert-linalg-to-dfg,canonicalize,cse)";
+
+/// Stage B: one emitHLS function per process plus the DATAFLOW top.
+pub const DFG_TO_EMITHLS: &str = "builtin.module(convert-dfg-to-emithls)";
+
+/// The unit attribute that marks the emitHLS top function.
+pub const TOP_ATTR: &str = "ming.top";
+
+/// How far down a module already is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// Anything else: linalg on tensors (stage A and B still to run).
+    Linalg,
+    /// Holds a dfg.graph (stage B to run).
+    Dfg,
+    /// Holds an emitHLS.func marked `ming.top` (ready to translate).
+    EmitHls,
+}
+
+/// A pipeline that does not parse or fails; MLIR has printed the located
+/// diagnostics of a failing pass already.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PipelineError {
+    pub pipeline: &'static str,
+    pub message: String,
+}
+
+impl fmt::Display for PipelineError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{} (pipeline '{}')", self.message, self.pipeline)
+    }
+}
+
+impl std::error::Error for PipelineError {}
+
+/// The ops directly in the module body.
+pub fn top_level_ops<'c, 'a>(module: &'a Module<'c>) -> Vec<OperationRef<'c, 'a>> {
+    let mut ops = Vec::new();
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        ops.push(op);
+    }
+    ops
+}
+
+pub fn op_name(op: &OperationRef) -> String {
+    op.name().as_string_ref().as_str().map(str::to_string).unwrap_or_default()
+}
+
+/// The level of `module`: an emitHLS top wins over a graph, a graph over the rest.
+pub fn level(module: &Module) -> Level {
+    let ops = top_level_ops(module);
+    if ops.iter().any(|op| op_name(op) == "emitHLS.func" && op.has_attribute(TOP_ATTR)) {
+        Level::EmitHls
+    } else if ops.iter().any(|op| op_name(op) == "dfg.graph") {
+        Level::Dfg
+    } else {
+        Level::Linalg
+    }
+}
+
+/// Runs `pipeline` (anchored on builtin.module) on `module`, verifying after each pass.
+pub fn run(context: &Context, module: &mut Module, pipeline: &'static str) -> Result<(), PipelineError> {
+    let pm = PassManager::new(context);
+    pm.enable_verifier(true);
+    parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline)
+        .map_err(|e| PipelineError { pipeline, message: format!("the pipeline does not parse: {e}") })?;
+    log::info!("running {pipeline}");
+    pm.run(module).map_err(|_| PipelineError { pipeline, message: "a pass failed".to_string() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse<'c>(context: &'c Context, source: &str) -> Module<'c> {
+        Module::parse(context, source).expect("test input parses")
+    }
+
+    #[test]
+    fn levels() {
+        let context = crate::mlir::context();
+        let linalg = parse(&context, "func.func @f(%a: tensor<4xi8>) -> tensor<4xi8> { return %a : tensor<4xi8> }");
+        assert_eq!(level(&linalg), Level::Linalg);
+        let dfg = parse(&context, "dfg.process @p(%m: memref<2xi8>) {}\ndfg.graph @g(%m: memref<2xi8>) { dfg.instantiate @p(%m) : memref<2xi8> }");
+        assert_eq!(level(&dfg), Level::Dfg);
+        // Without ming.top an emitHLS function is not a design yet.
+        let plain = parse(&context, "emitHLS.func @f() { emitHLS.return }");
+        assert_eq!(level(&plain), Level::Linalg);
+        let top = parse(&context, "emitHLS.func @f() attributes {ming.top} { emitHLS.return }");
+        assert_eq!(level(&top), Level::EmitHls);
+    }
+
+    #[test]
+    fn pipelines_parse() {
+        let context = crate::mlir::context();
+        for p in [LINALG_TO_DFG, DFG_TO_EMITHLS] {
+            let pm = PassManager::new(&context);
+            assert!(parse_pass_pipeline(pm.as_operation_pass_manager(), p).is_ok(), "{p}");
+        }
+    }
+}

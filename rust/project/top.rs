@@ -1,0 +1,99 @@
+//! The top function of an emitHLS module, as the testbench and the Vitis
+//! script need it: the emitHLS.func marked `ming.top`, whose arguments are
+//! arrays, the first `ming.num_inputs` of them inputs and the rest outputs.
+use crate::pipeline::{op_name, top_level_ops, TOP_ATTR};
+use crate::translate::types::{format_location, parse_type, HlsType};
+use melior::ir::{
+    attribute::{IntegerAttribute, StringAttribute},
+    block::BlockLike,
+    operation::OperationLike,
+    Module, OperationRef, RegionLike, ValueLike,
+};
+
+/// The attribute that counts the input arguments of the top.
+pub const NUM_INPUTS_ATTR: &str = "ming.num_inputs";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArrayArg {
+    pub shape: Vec<u64>,
+    /// The MLIR element type (`i8`, `f32`).
+    pub elem: String,
+}
+
+impl ArrayArg {
+    pub fn count(&self) -> u64 {
+        self.shape.iter().product()
+    }
+
+    /// `2x8xi8`, as in the MLIR type.
+    pub fn describe(&self) -> String {
+        let dims: Vec<String> = self.shape.iter().map(u64::to_string).collect();
+        format!("{}x{}", dims.join("x"), self.elem)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Top {
+    pub name: String,
+    pub args: Vec<ArrayArg>,
+    pub num_inputs: usize,
+}
+
+impl Top {
+    pub fn inputs(&self) -> &[ArrayArg] {
+        &self.args[..self.num_inputs]
+    }
+
+    pub fn outputs(&self) -> &[ArrayArg] {
+        &self.args[self.num_inputs..]
+    }
+}
+
+fn located(op: &OperationRef, message: String) -> String {
+    format!("{}: error: {message}", format_location(&op.location().to_string()))
+}
+
+/// The `ming.top` function of `module`.
+pub fn find<'c, 'a>(module: &'a Module<'c>) -> Result<OperationRef<'c, 'a>, String> {
+    let mut tops = top_level_ops(module).into_iter().filter(|op| op_name(op) == "emitHLS.func" && op.has_attribute(TOP_ATTR));
+    let top = tops.next().ok_or_else(|| format!("no emitHLS.func is marked '{TOP_ATTR}'"))?;
+    if let Some(second) = tops.next() {
+        return Err(located(&second, format!("a second emitHLS.func is marked '{TOP_ATTR}'")));
+    }
+    Ok(top)
+}
+
+/// Reads name, argument arrays and input count of the top function.
+pub fn describe(top: &OperationRef) -> Result<Top, String> {
+    let name = top
+        .attribute("sym_name")
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_string())
+        .ok_or_else(|| located(top, "the top function has no name".into()))?;
+    let body = top.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| located(top, "the top function has no body".into()))?;
+    let mut args = Vec::new();
+    for i in 0..body.argument_count() {
+        let t = body.argument(i).map_err(|e| located(top, e.to_string()))?.r#type().to_string();
+        match parse_type(&t) {
+            Some(HlsType::Array { shape, elem }) => args.push(ArrayArg { shape, elem }),
+            _ => {
+                return Err(located(
+                    top,
+                    format!("argument {i} of the top function '{name}' is {t}; the testbench needs arrays (!emitHLS.array<shape x T>)"),
+                ))
+            }
+        }
+    }
+    let n = top
+        .attribute(NUM_INPUTS_ATTR)
+        .ok()
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+        .map(|i| i.value())
+        .ok_or_else(|| located(top, format!("the top function '{name}' has no integer '{NUM_INPUTS_ATTR}' attribute")))?;
+    let num_inputs = usize::try_from(n)
+        .ok()
+        .filter(|n| *n <= args.len())
+        .ok_or_else(|| located(top, format!("'{NUM_INPUTS_ATTR}' = {n} of '{name}' is not between 0 and its {} arguments", args.len())))?;
+    Ok(Top { name, args, num_inputs })
+}
