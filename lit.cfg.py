@@ -35,3 +35,12 @@ else:
     config.available_features.add("ming-opt")
 if shutil.which("dot"):
     config.available_features.add("dot")
+
+# Python for scripts/ (e2e.py, mlir_reference.py, check_memory.py): the project venv
+# (numpy), else python3.
+venv_python = os.path.join(root, ".venv", "bin", "python")
+python = venv_python if os.access(venv_python, os.X_OK) else (shutil.which("python3") or "python3")
+config.substitutions.append(("%python", python))
+# Slow tests (e.g. the 224x224 end-to-end run) only with `lit-22 -D slow=1 test/`.
+if lit_config.params.get("slow", "0") not in ("", "0", "false", "no"):
+    config.available_features.add("slow")

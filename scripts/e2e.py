@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""End-to-end check of one kernel through ming's whole flow.
+
+  e2e.py KERNEL.mlir --work DIR [--ming-opt PATH] [--seed N] [--keep]
+
+Steps (each failure names its step, command and output, and exits non-zero):
+  1. parse the kernel's func.func signature (tensor args and results)
+  2. make deterministic inputs (integers uniform over the full i8 range, floats
+     uniform in [-1, 1)) and write them to DIR/in<i>.bin
+  3. compute the reference outputs by running the ORIGINAL linalg with upstream
+     MLIR (scripts/mlir_reference.py: mlir-opt-22 lowering + mlir-runner)
+  4. ming-opt KERNEL.mlir --hls DIR/prj
+  5. copy inputs and references to DIR/prj/data/in<i>.bin and ref<j>.bin
+  6. make -C DIR/prj csim CXXFLAGS_EXTRA=-Werror (the testbench prints PASS/FAIL)
+  7. compare DIR/prj/data/out<j>.bin with the references here as well: exact for
+     integers, |out-ref| <= 1e-5*|ref| + 1e-6 for floats
+Without --keep, the HLS project is deleted after a PASS; it is always kept on failure.
+"""
+import argparse
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mlir_reference as R  # noqa: E402
+
+RTOL, ATOL = 1e-5, 1e-6
+TAIL_LINES = 60
+
+
+class StepFailure(Exception):
+    def __init__(self, step, message, output=""):
+        super().__init__(message)
+        self.step, self.message, self.output = step, message, output
+
+
+def tail(text, n=TAIL_LINES):
+    lines = text.rstrip().splitlines()
+    if len(lines) > n:
+        lines = [f"... ({len(lines) - n} lines before)"] + lines[-n:]
+    return "\n".join(lines)
+
+
+def run_step(step, cmd, timeout, cwd=None):
+    shown = " ".join(shlex.quote(c) for c in cmd)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd)
+    except FileNotFoundError:
+        raise StepFailure(step, f"command not found: {cmd[0]}\n  command: {shown}")
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        err = (e.stderr or b"").decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+        raise StepFailure(step, f"timed out after {timeout} s\n  command: {shown}", out + err)
+    out = "\n".join(x.rstrip("\n") for x in (p.stdout, p.stderr) if x and x.strip())
+    if p.returncode != 0:
+        raise StepFailure(step, f"exit status {p.returncode}\n  command: {shown}", out)
+    return out
+
+
+def make_inputs(kernel, seed):
+    """Deterministic inputs: integers uniform over the full i8 range (whatever their
+    width, so wider integer inputs stay far from overflow), floats uniform [-1, 1)."""
+    rng = np.random.default_rng(seed)
+    ins = []
+    for t in kernel.args:
+        if t.elem.startswith("i"):
+            a = rng.integers(-128, 128, size=t.shape, dtype=np.int64)
+        else:
+            a = rng.uniform(-1.0, 1.0, size=t.shape)
+        ins.append(a.astype(t.dtype))
+    return ins
+
+
+def compare(out, ref):
+    """(max error, mismatch count, first mismatch index or None)."""
+    if ref.dtype.kind == "f":
+        o, r = out.astype(np.float64), ref.astype(np.float64)
+        err = np.abs(o - r)
+        bad = ~(err <= RTOL * np.abs(r) + ATOL)  # NaN counts as a mismatch
+        maxerr = float(np.nanmax(err)) if err.size and not np.all(np.isnan(err)) else 0.0
+        if np.isnan(err).any():
+            maxerr = float("nan")
+    else:
+        err = np.abs(out.astype(np.int64) - ref.astype(np.int64))
+        bad = err != 0
+        maxerr = int(err.max()) if err.size else 0
+    n = int(np.count_nonzero(bad))
+    first = tuple(int(i) for i in np.argwhere(bad)[0]) if n else None
+    return maxerr, n, first
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("kernel", help="linalg-on-tensors MLIR file with one func.func")
+    ap.add_argument("--work", required=True, help="work directory (created; DIR/prj is the HLS project)")
+    ap.add_argument("--ming-opt", default="ming-opt",
+                    help="ming-opt command (default: ming-opt from PATH); may carry extra arguments")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the input generator (default 0)")
+    ap.add_argument("--keep", action="store_true", help="keep the HLS project after a PASS")
+    ap.add_argument("--timeout", type=float, default=1800, help="seconds per step (default 1800)")
+    a = ap.parse_args(argv)
+
+    name = os.path.basename(a.kernel)
+    work = os.path.abspath(a.work)
+    prj = os.path.join(work, "prj")
+    times = {}
+    step = "setup"
+    try:
+        os.makedirs(work, exist_ok=True)
+        if os.path.exists(prj):
+            shutil.rmtree(prj)
+
+        step = "parse kernel"
+        t0 = time.time()
+        try:
+            kernel = R.parse_kernel(a.kernel)
+        except R.ReferenceError as e:
+            raise StepFailure(step, str(e))
+        print(f"e2e: {name}: {kernel.signature()}", flush=True)
+
+        step = "inputs"
+        ins = make_inputs(kernel, a.seed)
+        for i, x in enumerate(ins):
+            x.tofile(os.path.join(work, f"in{i}.bin"))
+
+        step = "reference (mlir-runner)"
+        try:
+            refs = R.reference(kernel, ins, keep_dir=os.path.join(work, "reference"))
+        except R.ReferenceError as e:
+            raise StepFailure(step, str(e))
+        for j, r in enumerate(refs):
+            r.tofile(os.path.join(work, f"ref{j}.bin"))
+        times["reference"] = time.time() - t0
+
+        step = "ming-opt --hls"
+        t0 = time.time()
+        cmd = shlex.split(a.ming_opt)
+        cmd[0] = shutil.which(cmd[0]) or cmd[0]
+        cmd += [os.path.abspath(a.kernel), "--hls", prj]
+        run_step(step, cmd, a.timeout)
+        if not os.path.isdir(prj):
+            raise StepFailure(step, f"exited 0 but wrote no project folder {prj}")
+        times["ming-opt"] = time.time() - t0
+
+        step = "project data"
+        data = os.path.join(prj, "data")
+        os.makedirs(data, exist_ok=True)
+        for f in os.listdir(data):
+            if re.fullmatch(r"(in|out|ref)\d+\.bin", f):
+                os.remove(os.path.join(data, f))
+        for i, x in enumerate(ins):
+            x.tofile(os.path.join(data, f"in{i}.bin"))
+        for j, r in enumerate(refs):
+            r.tofile(os.path.join(data, f"ref{j}.bin"))
+
+        step = "make csim"
+        t0 = time.time()
+        csim = run_step(step, ["make", "-C", prj, "csim", "CXXFLAGS_EXTRA=-Werror"], a.timeout)
+        times["csim"] = time.time() - t0
+        verdicts = re.findall(r"\b(PASS|FAIL)\b", csim)
+        if "FAIL" in verdicts:
+            raise StepFailure(step, "the testbench printed FAIL but make exited 0", csim)
+        if "PASS" not in verdicts:
+            raise StepFailure(step, "the testbench did not print PASS", csim)
+
+        step = "compare outputs"
+        lines, failures = [], []
+        for j, (t, r) in enumerate(zip(kernel.results, refs)):
+            path = os.path.join(data, f"out{j}.bin")
+            if not os.path.exists(path):
+                failures.append(f"out{j}.bin: missing (the testbench wrote no output {j})")
+                continue
+            size = os.path.getsize(path)
+            if size != t.size * t.dtype.itemsize:
+                failures.append(f"out{j}.bin: {size} bytes, {t.text} needs {t.size * t.dtype.itemsize}")
+                continue
+            out = np.fromfile(path, dtype=t.dtype).reshape(t.shape)
+            maxerr, nbad, first = compare(out, r)
+            lines.append(f"  out{j} {t.text}: max error {maxerr}, mismatches {nbad}/{t.size}")
+            if nbad:
+                failures.append(f"out{j}: {nbad} of {t.size} elements differ, first at index {list(first)}: "
+                                f"got {out[first].item()!r}, reference {r[first].item()!r}")
+        extra = sorted(f for f in os.listdir(data)
+                       if re.fullmatch(r"out\d+\.bin", f) and int(f[3:-4]) >= len(refs))
+        if extra:
+            failures.append(f"unexpected output files {', '.join(extra)} (the kernel has {len(refs)} results)")
+        if lines:
+            print("\n".join(lines), flush=True)
+        if failures:
+            raise StepFailure(step, "\n  ".join(failures), "")
+    except StepFailure as e:
+        sys.stdout.flush()
+        print(f"e2e: {name}: FAIL at step '{e.step}': {e.message}", file=sys.stderr)
+        if e.output.strip():
+            print(f"--- output of '{e.step}' ---\n{tail(e.output)}\n---", file=sys.stderr)
+        print(f"e2e: work directory kept: {work}", file=sys.stderr)
+        return 1
+    except Exception as e:  # a bug here must still say where it happened
+        print(f"e2e: {name}: FAIL at step '{step}': internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 2
+
+    shapes = ", ".join(t.text for t in kernel.args) + " -> " + ", ".join(t.text for t in kernel.results)
+    took = ", ".join(f"{k} {v:.1f}s" for k, v in times.items())
+    print(f"e2e: {name}: PASS  ({shapes}; seed {a.seed}; {took})")
+    if not a.keep:
+        shutil.rmtree(prj, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
