@@ -626,6 +626,17 @@ LogicalResult GraphBuilder::run() {
     FailureOr<Order> order = windowInputOrder(op, *info);
     if (succeeded(order))
       required.try_emplace(v, *order);
+    // Operands read per output element (an accumulator initialised by a
+    // bias broadcast) follow the window's pixel-major output order.
+    for (OpOperand &use : op->getOpOperands()) {
+      if (use.getOperandNumber() == info->windows.front().operand ||
+          !isa<RankedTensorType>(use.get().getType()))
+        continue;
+      FailureOr<Order> side =
+          windowSideInputOrder(op, *info, op.getMatchingIndexingMap(&use));
+      if (succeeded(side) && *side != identityOrder(side->size()))
+        required.try_emplace(use.get(), *side);
+    }
   }
 
   for (Operation &op : func.getBody().front()) {

@@ -77,3 +77,23 @@ func.func @upsample(%x: tensor<1x2x2xf32>) -> tensor<1x4x4xf32> {
   } -> tensor<1x4x4xf32>
   return %r : tensor<1x4x4xf32>
 }
+
+// -----
+
+// IREE's bias: the accumulator starts from a broadcast of the bias. The
+// broadcast streams in the window's pixel-major output order, so no reorder.
+// CHECK-NOT: remark
+// CHECK-LABEL: dfg.process @map0
+// CHECK: memref.get_global @weights
+// CHECK: dfg.push
+// CHECK-NOT: dfg.process @reorder
+// CHECK-LABEL: dfg.graph @bias_init
+func.func @bias_init(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x2x2xf32> {
+  %w = arith.constant dense<1.0> : tensor<2x1x3x3xf32>
+  %b = arith.constant dense<[0.5, -0.5]> : tensor<2xf32>
+  %e = tensor.empty() : tensor<1x2x2x2xf32>
+  %init = linalg.broadcast ins(%b : tensor<2xf32>) outs(%e : tensor<1x2x2x2xf32>) dimensions = [0, 2, 3]
+  %conv = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x1x4x4xf32>, tensor<2x1x3x3xf32>)
+      outs(%init : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  return %conv : tensor<1x2x2x2xf32>
+}
