@@ -4,6 +4,7 @@
 pub mod board;
 pub mod bridge;
 pub mod cli;
+pub mod dse;
 pub mod hls;
 pub mod logger;
 pub mod mlir;

@@ -1,0 +1,417 @@
+//! The DSE's integer program, solved exactly with HiGHS.
+//!
+//! Every process offers a finite list of candidate configurations (unroll
+//! factors that divide its trip counts, pipeline positions, lanes per port),
+//! each with its cost from the C++ cost model. The program picks exactly one
+//! per process such that
+//! - every channel has the same number of lanes at both ends,
+//! - the DSPs and BRAM18Ks of the chosen candidates fit the board,
+//!
+//! minimising the dataflow latency: the bottleneck stage (every stage runs
+//! concurrently) plus the fill along the critical path (each process starts
+//! producing after its first-output latency). `Objective::Sum` is the MING
+//! paper's Eq. (1), the plain sum of stage latencies, kept for comparison.
+//! Choosing among enumerated candidates keeps the model linear, so HiGHS
+//! proves optimality over the whole choice space.
+
+use highs::{HighsModelStatus, RowProblem, Sense};
+use std::fmt;
+use std::time::Instant;
+
+/// One configuration of a process, as the cost model estimates it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// Cycles to process the whole input once started.
+    pub cycles: f64,
+    /// Cycles from start to the first output (what a consumer waits for).
+    pub fill: f64,
+    pub dsp: f64,
+    pub bram: f64,
+    /// Lanes per input port and per output port, in port order.
+    pub lanes_in: Vec<u32>,
+    pub lanes_out: Vec<u32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub name: String,
+    pub candidates: Vec<Candidate>,
+}
+
+/// A channel from output port `from_port` of node `from` to input port
+/// `to_port` of node `to`.
+#[derive(Clone, Copy, Debug)]
+pub struct Edge {
+    pub from: usize,
+    pub from_port: usize,
+    pub to: usize,
+    pub to_port: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Problem {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+    pub dsp_limit: f64,
+    pub bram_limit: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Objective {
+    /// Bottleneck stage + fill along the critical path.
+    Dataflow,
+    /// The paper's Eq. (1): the sum of the stage latencies.
+    Sum,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// The chosen candidate per node.
+    pub choice: Vec<usize>,
+    /// Objective value in cycles.
+    pub objective: f64,
+    /// `optimal`, or `time limit` when the limit stopped the proof.
+    pub status: String,
+    pub seconds: f64,
+}
+
+#[derive(Debug, PartialEq)]
+pub enum DseError {
+    /// Some node offers no candidate at all.
+    NoCandidates(String),
+    /// No choice fits; the smallest limits for which one exists.
+    Infeasible { min_dsp: f64, min_bram: f64 },
+    /// The solver failed or proved nothing within the time limit.
+    Solver(String),
+}
+
+impl fmt::Display for DseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DseError::NoCandidates(n) => write!(f, "process '{n}' has no feasible configuration"),
+            DseError::Infeasible { min_dsp, min_bram } => write!(
+                f,
+                "no design fits the limits; the smallest that work are {min_dsp} DSP and \
+                 {min_bram} BRAM18K"
+            ),
+            DseError::Solver(m) => write!(f, "ILP solver: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for DseError {}
+
+/// What to minimise in a helper solve (the smallest feasible limits).
+#[derive(Clone, Copy)]
+enum Goal {
+    Latency(Objective),
+    Dsp,
+    Bram,
+}
+
+/// Solves `problem` to proven optimality (or until `time_limit` seconds).
+pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -> Result<Solution, DseError> {
+    for node in &problem.nodes {
+        if node.candidates.is_empty() {
+            return Err(DseError::NoCandidates(node.name.clone()));
+        }
+    }
+    let start = Instant::now();
+    match run(problem, Goal::Latency(objective), true, time_limit)? {
+        Some((choice, objective, status)) => {
+            Ok(Solution { choice, objective, status, seconds: start.elapsed().as_secs_f64() })
+        }
+        None => {
+            // Name the limits that would work: the least DSP and the least
+            // BRAM of any lane-consistent choice.
+            let min = |goal| -> Result<f64, DseError> {
+                match run(problem, goal, false, time_limit)? {
+                    Some((_, v, _)) => Ok(v.round()),
+                    None => Err(DseError::Solver("lanes cannot agree on every channel".into())),
+                }
+            };
+            Err(DseError::Infeasible { min_dsp: min(Goal::Dsp)?, min_bram: min(Goal::Bram)? })
+        }
+    }
+}
+
+/// Builds and solves one program. `None` means proven infeasible.
+fn run(
+    problem: &Problem,
+    goal: Goal,
+    limits: bool,
+    time_limit: Option<f64>,
+) -> Result<Option<(Vec<usize>, f64, String)>, DseError> {
+    let mut pb = RowProblem::default();
+    let objective = |c: &Candidate| match goal {
+        Goal::Latency(Objective::Sum) => c.cycles,
+        Goal::Latency(Objective::Dataflow) => 0.0,
+        Goal::Dsp => c.dsp,
+        Goal::Bram => c.bram,
+    };
+    // x[p][c]: node p takes candidate c.
+    // Columns are numbered in creation order; the solution is read by number.
+    let mut index = Vec::new();
+    let mut next = 0usize;
+    let x: Vec<Vec<_>> = problem
+        .nodes
+        .iter()
+        .map(|n| {
+            let cols: Vec<_> = n.candidates.iter().map(|c| pb.add_integer_column(objective(c), 0..=1)).collect();
+            index.push((next..next + cols.len()).collect::<Vec<usize>>());
+            next += cols.len();
+            cols
+        })
+        .collect();
+    for cols in &x {
+        pb.add_row(1..=1, cols.iter().map(|&c| (c, 1.0)));
+    }
+    for e in &problem.edges {
+        let from = &problem.nodes[e.from].candidates;
+        let to = &problem.nodes[e.to].candidates;
+        let lane = |v: &Vec<u32>, port: usize| v.get(port).copied().unwrap_or(1) as f64;
+        let terms = x[e.from]
+            .iter()
+            .zip(from)
+            .map(|(&col, c)| (col, lane(&c.lanes_out, e.from_port)))
+            .chain(x[e.to].iter().zip(to).map(|(&col, c)| (col, -lane(&c.lanes_in, e.to_port))));
+        pb.add_row(0..=0, terms.collect::<Vec<_>>());
+    }
+    if limits {
+        let sum = |f: fn(&Candidate) -> f64| -> Vec<_> {
+            x.iter()
+                .zip(&problem.nodes)
+                .flat_map(|(cols, n)| cols.iter().zip(&n.candidates).map(move |(&col, c)| (col, f(c))))
+                .collect()
+        };
+        pb.add_row(..=problem.dsp_limit, sum(|c| c.dsp));
+        pb.add_row(..=problem.bram_limit, sum(|c| c.bram));
+    }
+    if let Goal::Latency(Objective::Dataflow) = goal {
+        // T >= cycles of every stage; S_p = when p starts producing;
+        // F >= S_p + fill_p is the fill of the critical path.
+        let t = pb.add_column(1.0, 0..);
+        let f = pb.add_column(1.0, 0..);
+        let s: Vec<_> = problem.nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
+        for (p, node) in problem.nodes.iter().enumerate() {
+            let stage = |extra: Vec<(highs::Col, f64)>, field: fn(&Candidate) -> f64| {
+                let mut terms = extra;
+                terms.extend(x[p].iter().zip(&node.candidates).map(|(&col, c)| (col, -field(c))));
+                terms
+            };
+            pb.add_row(0.., stage(vec![(t, 1.0)], |c| c.cycles));
+            pb.add_row(0.., stage(vec![(f, 1.0), (s[p], -1.0)], |c| c.fill));
+        }
+        for e in &problem.edges {
+            let node = &problem.nodes[e.from];
+            let mut terms = vec![(s[e.to], 1.0), (s[e.from], -1.0)];
+            terms.extend(x[e.from].iter().zip(&node.candidates).map(|(&col, c)| (col, -c.fill)));
+            pb.add_row(0.., terms);
+        }
+    }
+    let mut model = pb.optimise(Sense::Minimise);
+    model.make_quiet();
+    model.set_option("threads", 1);
+    model.set_option("mip_rel_gap", 0.0);
+    model.set_option("mip_abs_gap", 0.0);
+    if let Some(limit) = time_limit {
+        model.set_option("time_limit", limit);
+    }
+    let solved = model.try_solve().map_err(|s| DseError::Solver(format!("{s:?}")))?;
+    let status = match solved.status() {
+        HighsModelStatus::Optimal => "optimal",
+        HighsModelStatus::Infeasible => return Ok(None),
+        HighsModelStatus::ReachedTimeLimit => "time limit",
+        other => return Err(DseError::Solver(format!("status {other:?}"))),
+    };
+    let values = solved.get_solution().columns().to_vec();
+    let mut choice = Vec::new();
+    for cols in &index {
+        let best = cols
+            .iter()
+            .enumerate()
+            .max_by(|a, b| values[*a.1].total_cmp(&values[*b.1]))
+            .map(|(i, _)| i)
+            .ok_or_else(|| DseError::Solver("empty candidate list".into()))?;
+        if values[cols[best]] < 0.5 {
+            return Err(DseError::Solver(format!("no solution within the time limit ({status})")));
+        }
+        choice.push(best);
+    }
+    Ok(Some((choice, solved.objective_value(), status.to_string())))
+}
+
+/// The objective of a given choice, computed directly (for tests and the
+/// report's baseline).
+pub fn evaluate(problem: &Problem, choice: &[usize], objective: Objective) -> f64 {
+    let cand = |p: usize| &problem.nodes[p].candidates[choice[p]];
+    match objective {
+        Objective::Sum => (0..problem.nodes.len()).map(|p| cand(p).cycles).sum(),
+        Objective::Dataflow => {
+            let n = problem.nodes.len();
+            let bottleneck = (0..n).map(|p| cand(p).cycles).fold(0.0, f64::max);
+            // Longest fill path (the graph is acyclic: relax n times).
+            let mut start = vec![0.0f64; n];
+            for _ in 0..n {
+                for e in &problem.edges {
+                    start[e.to] = start[e.to].max(start[e.from] + cand(e.from).fill);
+                }
+            }
+            let fill = (0..n).map(|p| start[p] + cand(p).fill).fold(0.0, f64::max);
+            bottleneck + fill
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cand(cycles: f64, fill: f64, dsp: f64, bram: f64, lanes_in: u32, lanes_out: u32) -> Candidate {
+        Candidate { cycles, fill, dsp, bram, lanes_in: vec![lanes_in], lanes_out: vec![lanes_out] }
+    }
+
+    /// Every lane-consistent choice within the limits, best objective.
+    fn brute_force(p: &Problem, objective: Objective) -> Option<f64> {
+        let n = p.nodes.len();
+        let mut choice = vec![0; n];
+        let mut best: Option<f64> = None;
+        loop {
+            let c = |i: usize| &p.nodes[i].candidates[choice[i]];
+            let lanes_ok = p.edges.iter().all(|e| {
+                c(e.from).lanes_out.get(e.from_port).copied().unwrap_or(1)
+                    == c(e.to).lanes_in.get(e.to_port).copied().unwrap_or(1)
+            });
+            let dsp: f64 = (0..n).map(|i| c(i).dsp).sum();
+            let bram: f64 = (0..n).map(|i| c(i).bram).sum();
+            if lanes_ok && dsp <= p.dsp_limit && bram <= p.bram_limit {
+                let v = evaluate(p, &choice, objective);
+                best = Some(best.map_or(v, |b: f64| b.min(v)));
+            }
+            let mut i = 0;
+            loop {
+                if i == n {
+                    return best;
+                }
+                choice[i] += 1;
+                if choice[i] < p.nodes[i].candidates.len() {
+                    break;
+                }
+                choice[i] = 0;
+                i += 1;
+            }
+        }
+    }
+
+    /// A chain load -> conv -> relu -> store where the conv trades DSPs for
+    /// cycles and lanes must agree.
+    fn chain(dsp_limit: f64) -> Problem {
+        let node = |name: &str, c: Vec<Candidate>| Node { name: name.into(), candidates: c };
+        Problem {
+            nodes: vec![
+                node("load", vec![cand(3072.0, 1.0, 0.0, 0.0, 1, 1), cand(1536.0, 1.0, 0.0, 0.0, 1, 2)]),
+                node(
+                    "conv",
+                    vec![
+                        cand(8192.0, 70.0, 27.0, 1.0, 1, 1),
+                        cand(1024.0, 70.0, 216.0, 1.0, 1, 1),
+                        cand(512.0, 36.0, 432.0, 2.0, 2, 2),
+                    ],
+                ),
+                node("relu", vec![cand(1024.0, 1.0, 0.0, 0.0, 1, 1), cand(512.0, 1.0, 0.0, 0.0, 2, 2)]),
+                node("store", vec![cand(1024.0, 0.0, 0.0, 0.0, 1, 1), cand(512.0, 0.0, 0.0, 0.0, 2, 1)]),
+            ],
+            edges: (0..3).map(|i| Edge { from: i, from_port: 0, to: i + 1, to_port: 0 }).collect(),
+            dsp_limit,
+            bram_limit: 10.0,
+        }
+    }
+
+    #[test]
+    fn chain_picks_the_fastest_design_that_fits() {
+        for (limit, expect_conv) in [(1248.0, 2), (300.0, 1), (50.0, 0)] {
+            let p = chain(limit);
+            let s = solve(&p, Objective::Dataflow, None).expect("feasible");
+            assert_eq!(s.status, "optimal");
+            assert_eq!(s.choice[1], expect_conv, "dsp limit {limit}");
+            let best = brute_force(&p, Objective::Dataflow).expect("feasible");
+            assert!((s.objective - best).abs() < 1e-6, "{} vs {best}", s.objective);
+            // Lanes agree on every channel.
+            assert_eq!(s.choice[0] == 1, s.choice[1] == 2);
+            assert_eq!(s.choice[2] == 1, s.choice[1] == 2);
+        }
+    }
+
+    #[test]
+    fn sum_objective_is_the_papers() {
+        let p = chain(1248.0);
+        let s = solve(&p, Objective::Sum, None).expect("feasible");
+        let best = brute_force(&p, Objective::Sum).expect("feasible");
+        assert!((s.objective - best).abs() < 1e-6);
+        assert!((evaluate(&p, &s.choice, Objective::Sum) - best).abs() < 1e-6);
+    }
+
+    #[test]
+    fn infeasible_limits_name_the_smallest_that_work() {
+        let p = chain(10.0);
+        let err = solve(&p, Objective::Dataflow, None).expect_err("27 DSPs needed");
+        assert_eq!(err, DseError::Infeasible { min_dsp: 27.0, min_bram: 1.0 });
+        assert!(err.to_string().contains("27 DSP"));
+    }
+
+    #[test]
+    fn empty_candidate_list_is_an_error() {
+        let mut p = chain(1248.0);
+        p.nodes[2].candidates.clear();
+        assert_eq!(solve(&p, Objective::Dataflow, None), Err(DseError::NoCandidates("relu".into())));
+    }
+
+    /// Random diamonds and chains against brute force: the ILP is exact.
+    #[test]
+    fn matches_brute_force_on_random_graphs() {
+        let mut seed = 12345u64;
+        let mut rnd = |m: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        for round in 0..40 {
+            let n = 3 + rnd(3) as usize;
+            let nodes: Vec<Node> = (0..n)
+                .map(|i| Node {
+                    name: format!("p{i}"),
+                    candidates: (0..1 + rnd(3))
+                        .map(|_| {
+                            let lanes = 1 + rnd(2) as u32;
+                            cand(
+                                (100 + rnd(900)) as f64,
+                                rnd(50) as f64,
+                                rnd(40) as f64,
+                                rnd(4) as f64,
+                                lanes,
+                                lanes,
+                            )
+                        })
+                        .collect(),
+                })
+                .collect();
+            // A chain plus, every other round, a skip edge (reconvergence).
+            let mut edges: Vec<Edge> =
+                (0..n - 1).map(|i| Edge { from: i, from_port: 0, to: i + 1, to_port: 0 }).collect();
+            if round % 2 == 0 {
+                edges.push(Edge { from: 0, from_port: 0, to: n - 1, to_port: 0 });
+            }
+            let p = Problem { nodes, edges, dsp_limit: (20 + rnd(60)) as f64, bram_limit: (2 + rnd(8)) as f64 };
+            for objective in [Objective::Dataflow, Objective::Sum] {
+                match (solve(&p, objective, None), brute_force(&p, objective)) {
+                    (Ok(s), Some(best)) => {
+                        assert!((s.objective - best).abs() < 1e-6, "round {round}: {} vs {best}", s.objective);
+                        assert!((evaluate(&p, &s.choice, objective) - best).abs() < 1e-6);
+                    }
+                    (Err(DseError::Infeasible { .. }), None) => {}
+                    (Err(DseError::Solver(m)), None) if m.contains("lanes") => {}
+                    (got, want) => panic!("round {round}: {got:?} vs brute force {want:?}"),
+                }
+            }
+        }
+    }
+}
