@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace ming {
 #define GEN_PASS_DEF_CONVERTLINALGTODFG
@@ -192,6 +193,7 @@ private:
   LogicalResult lowerGeneric(linalg::GenericOp op);
   LogicalResult lowerAlias(Operation *op, Value src, Value result);
   LogicalResult lowerReturn(func::ReturnOp ret);
+  void sizeForks();
 
   ModuleOp module;
   func::FuncOp func;
@@ -203,7 +205,7 @@ private:
   DenseMap<Operation *, memref::GlobalOp> globals;
   SymbolTable *symbols = nullptr;
   SmallVector<Fork> forks;
-  SmallVector<Lag> lags;
+  llvm::StringMap<Lag> lags; // by process name
   unsigned counter = 0;
 };
 
@@ -407,7 +409,7 @@ FailureOr<std::pair<Value, Order>> GraphBuilder::take(Value v, std::optional<Ord
   }
   dfg::ChannelOp ch = channel(elem, loc);
   instantiate(proc, {read, ch.getWrite()}, loc);
-  lags.push_back({tensorType.getNumElements(), tensorType.getNumElements()});
+  lags[proc.getSymName()] = {tensorType.getNumElements(), tensorType.getNumElements()};
   return std::make_pair(Value(ch.getRead()), *want);
 }
 
@@ -555,7 +557,7 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
     if (operand.role == Role::Stream)
       inputNumel = std::max(inputNumel,
                             cast<RankedTensorType>(operand.source.getType()).getNumElements());
-  lags.push_back({bufferedElements(op, info, inputs, outOrder), inputNumel});
+  lags[proc.getSymName()] = {bufferedElements(op, info, inputs, outOrder), inputNumel};
   return success();
 }
 
@@ -591,6 +593,52 @@ LogicalResult GraphBuilder::lowerReturn(func::ReturnOp ret) {
     instantiate(proc, {taken->first, mem}, ret.getLoc());
   }
   return success();
+}
+
+/// Fork FIFOs. When the paths leaving a fork meet again (a residual add),
+/// the fork may only run ahead on one branch as far as that branch's FIFO
+/// holds, while the other branch's processes fill their line and row
+/// buffers before they produce. So branch i holds, on top of 2, what any
+/// other branch j can lag: the buffers of every process reachable from j
+/// (an upper bound of the path up to the join), in the forked tensor's
+/// elements, and never more than the whole tensor. Straight channels keep
+/// depth 2: without reconvergence a full FIFO only stalls, never deadlocks.
+void GraphBuilder::sizeForks() {
+  // Consumers of each process, through the channels of the graph.
+  llvm::StringMap<SmallVector<StringRef>> next;
+  DenseMap<Value, StringRef> owner;
+  for (auto inst : graph.getBody().front().getOps<dfg::InstantiateOp>())
+    for (Value port : inst.getPorts())
+      owner[port] = inst.getCallee();
+  for (auto ch : graph.getBody().front().getOps<dfg::ChannelOp>())
+    if (owner.count(ch.getWrite()) && owner.count(ch.getRead()))
+      next[owner[ch.getWrite()]].push_back(owner[ch.getRead()]);
+
+  for (Fork &fork : forks) {
+    SmallVector<int64_t> lagOf;
+    for (dfg::ChannelOp ch : fork.outputs) {
+      llvm::StringSet<> seen;
+      SmallVector<StringRef> work = {owner.lookup(ch.getRead())};
+      int64_t lag = 0;
+      while (!work.empty()) {
+        StringRef p = work.pop_back_val();
+        if (p.empty() || !seen.insert(p).second)
+          continue;
+        if (auto it = lags.find(p); it != lags.end())
+          lag += (it->second.held * fork.numel + it->second.inputNumel - 1) /
+                 it->second.inputNumel;
+        llvm::append_range(work, next.lookup(p));
+      }
+      lagOf.push_back(lag);
+    }
+    for (auto [i, ch] : llvm::enumerate(fork.outputs)) {
+      int64_t other = 0;
+      for (auto [j, lag] : llvm::enumerate(lagOf))
+        if (j != i)
+          other = std::max(other, lag);
+      ch.setDepth(std::min(2 + other, std::max<int64_t>(fork.numel, 2)));
+    }
+  }
 }
 
 LogicalResult GraphBuilder::run() {
@@ -653,17 +701,7 @@ LogicalResult GraphBuilder::run() {
       return failure();
   }
 
-  // Fork FIFOs: a branch must hold what every other path can lag behind it
-  // (the sum of all buffers in the graph, in this tensor's elements), and
-  // never more than the whole tensor. Straight channels need depth 2.
-  for (Fork &fork : forks) {
-    int64_t depth = 2;
-    for (const Lag &lag : lags)
-      depth += (lag.held * fork.numel + lag.inputNumel - 1) / lag.inputNumel;
-    depth = std::min(depth, std::max<int64_t>(fork.numel, 2));
-    for (dfg::ChannelOp ch : fork.outputs)
-      ch.setDepth(depth);
-  }
+  sizeForks();
 
   // The graph takes the function's name.
   func.erase();

@@ -12,10 +12,11 @@
 // CHECK: dfg.push %[[V]], %[[A]]
 // CHECK: dfg.push %[[V]], %[[B]]
 // CHECK-LABEL: dfg.graph @residual
-// The skip path must hold the convolution's lag: (3 + 1) rows of the padded
-// width 6 with 4 channels, plus the add, plus 2: 99 of x's 64 elements: the
-// whole tensor.
-// CHECK: dfg.channel<f32, lanes = 1, depth = 64>
+// The branch into the convolution only waits for the add (2 + its 3 held
+// elements); the skip branch must hold the convolution's lag: (3 + 1) rows
+// of the padded width 6 with 4 channels plus the add, plus 2 = 101 > 64,
+// so the whole tensor.
+// CHECK: dfg.channel<f32, lanes = 1, depth = 5>
 // CHECK: dfg.channel<f32, lanes = 1, depth = 64>
 // CHECK: dfg.instantiate @fork1
 func.func @residual(%x: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
