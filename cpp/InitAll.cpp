@@ -23,5 +23,6 @@ void ming::registerPasses() {
 std::vector<std::string> ming::passNames() {
   return {createConvertLinalgToDfg()->getArgument().str(),
           createConvertDfgToEmitHLS()->getArgument().str(),
-          createTestKernelAnalysis()->getArgument().str()};
+          createTestKernelAnalysis()->getArgument().str(),
+          createTestCostModel()->getArgument().str()};
 }

@@ -16,4 +16,28 @@ def TestKernelAnalysis : Pass<"ming-test-kernel-analysis"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def TestCostModel : Pass<"ming-test-cost-model", "mlir::ModuleOp"> {
+  let summary = "Report the cost model of every dfg.process and dfg.graph";
+  let description = [{
+    Runs the cost model (docs/cost-model.md) and reports, as remarks: per
+    process its cycles, first-output latency, DSP and BRAM18K; per loop its
+    trip count, unroll, II (and what limits it), pipeline depth, cycles and
+    operators; per buffer and ROM its banks, storage and BRAM18K; per channel
+    its FIFO BRAM18K; per graph the dataflow latency, the paper's sum, the
+    critical path and the totals. `overrides` asks about hypothetical
+    directives without changing the IR. For tests; changes nothing.
+  }];
+  let options = [
+    Option<"autoPartition", "auto-partition", "bool", /*default=*/"false",
+           "Assume buffers partitioned so that memory ports never limit II">,
+    ListOption<"overrides", "overrides", "std::string",
+               "Hypothetical directives: <process>.L<id>.unroll=N (0 = full), "
+               "<process>.L<id>.pipeline=0|1, <process>.L<id>.ii=N, "
+               "<process>.arg<N>.lanes=N">,
+    Option<"candidates", "candidates", "bool", /*default=*/"false",
+           "Also report the DSE candidates (Pareto points) of every process">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect"];
+}
+
 #endif

@@ -1,0 +1,1484 @@
+// Cost model of streaming processes and graphs (see CostModel.h and
+// docs/cost-model.md for every figure and formula).
+#include "ming/Analysis/CostModel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using namespace mlir;
+
+namespace ming::cost {
+
+static constexpr llvm::StringLiteral kPipelineII = "ming.pipeline_ii";
+static constexpr llvm::StringLiteral kUnroll = "ming.unroll";
+static constexpr llvm::StringLiteral kPartitionComplete = "ming.partition_complete_dims";
+
+/// Latencies in cycles at 200 MHz (docs/cost-model.md, table "Operations").
+static constexpr int64_t kLatFifo = 1;       // dfg.pull / dfg.push
+static constexpr int64_t kLatBram = 2;       // BRAM read: address + data register
+static constexpr int64_t kLatLutram = 1;     // LUTRAM read: output register
+static constexpr int64_t kLatExternal = 1;   // m_axi read inside a burst
+/// Visits of unrolled operations the model makes for one pipelined body
+/// before it gives up (and says so in the notes).
+static constexpr int64_t kWalkBudget = 4'000'000;
+/// Iterations enumerated to find a condition's frequency or the first output.
+static constexpr int64_t kEnumBudget = 2'000'000;
+/// Most parallel lanes of one channel the DSE is offered.
+static constexpr int64_t kMaxLanes = 64;
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return b <= 0 ? a : (a + b - 1) / b; }
+
+//===----------------------------------------------------------------------===//
+// Operation table
+//===----------------------------------------------------------------------===//
+
+int64_t multiplierDsp(unsigned wa, unsigned wb, unsigned wr) {
+  if (wa < wb)
+    std::swap(wa, wb);
+  if (wb == 0)
+    return 0;
+  if (wa <= 27 && wb <= 18)
+    return 1;
+  // Signed operands split into 26-bit (A port) and 17-bit (B port) unsigned
+  // slices; slice (i, j) contributes from bit 26i + 17j on, so slices past
+  // the result width need no DSP (UG579, wide multipliers by cascading).
+  int64_t na = ceilDiv(wa, 26), nb = ceilDiv(wb, 17), tiles = 0;
+  for (int64_t i = 0; i < na; ++i)
+    for (int64_t j = 0; j < nb; ++j)
+      if (26 * i + 17 * j < int64_t(wr))
+        ++tiles;
+  return std::max<int64_t>(tiles, 1);
+}
+
+static unsigned bitWidth(Type type) {
+  if (type.isIndex())
+    return 32; // index prints as int in the HLS C++
+  if (type.isIntOrFloat())
+    return type.getIntOrFloatBitWidth();
+  return 32;
+}
+
+/// Signed bits needed for a constant.
+static unsigned constantBits(const APInt &value) {
+  return std::max<unsigned>(1, value.getSignificantBits());
+}
+
+/// Width a multiplier operand really needs: through extensions, constants.
+static unsigned effectiveWidth(Value v) {
+  if (Operation *def = v.getDefiningOp()) {
+    if (isa<arith::ExtSIOp, arith::ExtUIOp>(def)) {
+      unsigned w = bitWidth(def->getOperand(0).getType());
+      return isa<arith::ExtUIOp>(def) ? w + 1 : w; // unsigned into a signed port
+    }
+    APInt value;
+    if (matchPattern(v, m_ConstantInt(&value)))
+      return constantBits(value);
+  }
+  return bitWidth(v.getType());
+}
+
+static std::string floatName(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  type.print(os);
+  return s;
+}
+
+OpCost operationCost(Operation *op) {
+  OpCost c;
+  Type type = op->getNumResults() ? op->getResult(0).getType()
+                                  : (op->getNumOperands() ? op->getOperand(0).getType() : Type());
+  auto named = [&](llvm::StringRef base, Type t) {
+    return (base + " " + floatName(t)).str();
+  };
+  // Floating point: Vitis HLS operator cores at 200 MHz on UltraScale+.
+  auto flt = [&](llvm::StringRef base, Type t, int64_t dsp32, int64_t lat32, int64_t dsp64,
+                 int64_t lat64, int64_t dsp16, int64_t lat16) {
+    c.kind = named(base, t);
+    unsigned w = bitWidth(t);
+    if (w >= 64) {
+      c.dsp = dsp64;
+      c.latency = lat64;
+    } else if (w <= 16) {
+      c.dsp = dsp16;
+      c.latency = lat16;
+    } else {
+      c.dsp = dsp32;
+      c.latency = lat32;
+    }
+  };
+  Type operandType = op->getNumOperands() ? op->getOperand(0).getType() : type;
+  llvm::TypeSwitch<Operation *>(op)
+      .Case<arith::MulFOp>([&](auto) { flt("mulf", type, 3, 3, 11, 5, 2, 3); })
+      .Case<arith::AddFOp, arith::SubFOp>([&](auto) { flt("addf", type, 2, 4, 3, 5, 2, 4); })
+      .Case<arith::DivFOp>([&](auto) { flt("divf", type, 0, 10, 0, 22, 0, 6); })
+      .Case<math::SqrtOp>([&](auto) { flt("sqrtf", type, 0, 10, 0, 22, 0, 6); })
+      .Case<math::ExpOp>([&](auto) { flt("expf", type, 7, 10, 26, 20, 4, 6); })
+      .Case<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp>(
+          [&](auto) { flt("maxf", type, 0, 1, 0, 1, 0, 1); })
+      .Case<arith::CmpFOp>([&](auto) { flt("cmpf", operandType, 0, 1, 0, 1, 0, 1); })
+      .Case<arith::NegFOp, math::AbsFOp>([&](auto) { flt("negf", type, 0, 0, 0, 0, 0, 0); })
+      .Case<arith::SIToFPOp, arith::UIToFPOp>([&](auto) { flt("itofp", type, 0, 4, 0, 5, 0, 3); })
+      .Case<arith::FPToSIOp, arith::FPToUIOp>(
+          [&](auto) { flt("fptoi", operandType, 0, 4, 0, 5, 0, 3); })
+      .Case<arith::ExtFOp, arith::TruncFOp>([&](auto) { flt("fpconv", type, 0, 2, 0, 2, 0, 2); })
+      .Case<arith::MulIOp>([&](arith::MulIOp mul) {
+        unsigned wa = effectiveWidth(mul.getLhs()), wb = effectiveWidth(mul.getRhs());
+        unsigned wr = bitWidth(type);
+        wa = std::min(wa, wr);
+        wb = std::min(wb, wr);
+        c.kind = "muli " + std::to_string(std::max(wa, wb)) + "x" +
+                 std::to_string(std::min(wa, wb)) + "->" + std::to_string(wr);
+        // A multiplication by a power of two is a shift: wiring.
+        APInt value;
+        for (Value operand : {mul.getLhs(), mul.getRhs()})
+          if (matchPattern(operand, m_ConstantInt(&value)) && (value.isPowerOf2() || value.isZero())) {
+            c.kind = "muli pow2";
+            c.latency = 0;
+            return;
+          }
+        c.dsp = multiplierDsp(wa, wb, wr);
+        c.latency = c.dsp > 1 ? 3 : 2;
+      })
+      .Case<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp, arith::FloorDivSIOp,
+            arith::CeilDivSIOp>([&](auto) {
+        c.kind = "divi " + std::to_string(bitWidth(type));
+        c.latency = bitWidth(type) + 4; // radix-2 divider, one bit per cycle
+      })
+      .Case<arith::AddIOp, arith::SubIOp, arith::CmpIOp, arith::AndIOp, arith::OrIOp,
+            arith::XOrIOp, arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp,
+            arith::ShLIOp, arith::ShRSIOp, arith::ShRUIOp, arith::SelectOp>([&](Operation *o) {
+        c.kind = o->getName().stripDialect().str() + " " + std::to_string(bitWidth(operandType));
+        c.latency = 1;
+      })
+      .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp,
+            arith::IndexCastUIOp, arith::BitcastOp>([&](Operation *o) {
+        c.kind = "cast";
+        c.latency = 0;
+      })
+      .Default([&](Operation *o) {
+        c.kind = o->getName().getStringRef().str();
+        c.latency = 1;
+        c.known = false;
+      });
+  return c;
+}
+
+//===----------------------------------------------------------------------===//
+// BRAM shapes
+//===----------------------------------------------------------------------===//
+
+int64_t bram18kBlocks(int64_t words, int64_t width) {
+  if (words <= 0 || width <= 0)
+    return 0;
+  // (depth, width) of one RAMB18E2 (UG573); 512x36 in simple dual-port mode.
+  static constexpr std::pair<int64_t, int64_t> shapes[] = {
+      {16384, 1}, {8192, 2}, {4096, 4}, {2048, 9}, {1024, 18}, {512, 36}};
+  int64_t best = INT64_MAX;
+  for (auto [d, w] : shapes)
+    best = std::min(best, ceilDiv(width, w) * ceilDiv(words, d));
+  return best;
+}
+
+int64_t channelBram18k(int64_t lanes, int64_t depth, int64_t width, const CostOptions &options) {
+  if (depth <= options.srlMaxDepth || depth * width <= options.srlMaxBits)
+    return 0;
+  return lanes * bram18kBlocks(depth, width);
+}
+
+//===----------------------------------------------------------------------===//
+// Integer evaluation of index arithmetic (loop bounds, window conditions)
+//===----------------------------------------------------------------------===//
+
+using Known = llvm::DenseMap<Value, int64_t>;
+
+static std::optional<int64_t> evalInt(Value v, const Known &known, int depth = 0) {
+  if (auto it = known.find(v); it != known.end())
+    return it->second;
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 32)
+    return std::nullopt;
+  APInt cst;
+  if (matchPattern(v, m_ConstantInt(&cst)))
+    return v.getType().isInteger(1) ? int64_t(cst.getBoolValue()) : cst.getSExtValue();
+  auto arg = [&](unsigned i) { return evalInt(def->getOperand(i), known, depth + 1); };
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp>(def))
+    return arg(0);
+  if (def->getNumOperands() == 3 && isa<arith::SelectOp>(def)) {
+    auto c = arg(0);
+    if (!c)
+      return std::nullopt;
+    return *c ? arg(1) : arg(2);
+  }
+  if (def->getNumOperands() != 2)
+    return std::nullopt;
+  auto a = arg(0);
+  if (!a)
+    return std::nullopt;
+  // Short-circuit booleans: a false operand decides andi, a true one ori.
+  if (isa<arith::AndIOp>(def) && v.getType().isInteger(1) && *a == 0)
+    return 0;
+  if (isa<arith::OrIOp>(def) && v.getType().isInteger(1) && *a != 0)
+    return 1;
+  auto b = arg(1);
+  if (!b)
+    return std::nullopt;
+  int64_t x = *a, y = *b;
+  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(def)
+      .Case([&](arith::AddIOp) { return x + y; })
+      .Case([&](arith::SubIOp) { return x - y; })
+      .Case([&](arith::MulIOp) { return x * y; })
+      .Case([&](arith::DivSIOp) -> std::optional<int64_t> {
+        return y ? std::optional<int64_t>(x / y) : std::nullopt;
+      })
+      .Case([&](arith::DivUIOp) -> std::optional<int64_t> {
+        return y ? std::optional<int64_t>(int64_t(uint64_t(x) / uint64_t(y))) : std::nullopt;
+      })
+      .Case([&](arith::RemSIOp) -> std::optional<int64_t> {
+        return y ? std::optional<int64_t>(x % y) : std::nullopt;
+      })
+      .Case([&](arith::RemUIOp) -> std::optional<int64_t> {
+        return y ? std::optional<int64_t>(int64_t(uint64_t(x) % uint64_t(y))) : std::nullopt;
+      })
+      .Case([&](arith::FloorDivSIOp) -> std::optional<int64_t> {
+        if (!y)
+          return std::nullopt;
+        int64_t q = x / y;
+        return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+      })
+      .Case([&](arith::AndIOp) { return x & y; })
+      .Case([&](arith::OrIOp) { return x | y; })
+      .Case([&](arith::XOrIOp) { return x ^ y; })
+      .Case([&](arith::MaxSIOp) { return std::max(x, y); })
+      .Case([&](arith::MinSIOp) { return std::min(x, y); })
+      .Case([&](arith::ShLIOp) { return x << y; })
+      .Case([&](arith::ShRSIOp) { return x >> y; })
+      .Case([&](arith::CmpIOp cmp) -> std::optional<int64_t> {
+        uint64_t ux = x, uy = y;
+        switch (cmp.getPredicate()) {
+        case arith::CmpIPredicate::eq: return x == y;
+        case arith::CmpIPredicate::ne: return x != y;
+        case arith::CmpIPredicate::slt: return x < y;
+        case arith::CmpIPredicate::sle: return x <= y;
+        case arith::CmpIPredicate::sgt: return x > y;
+        case arith::CmpIPredicate::sge: return x >= y;
+        case arith::CmpIPredicate::ult: return ux < uy;
+        case arith::CmpIPredicate::ule: return ux <= uy;
+        case arith::CmpIPredicate::ugt: return ux > uy;
+        case arith::CmpIPredicate::uge: return ux >= uy;
+        }
+        return std::nullopt;
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+namespace {
+
+struct Bounds {
+  int64_t lb = 0, step = 1, trip = 1;
+  bool constant = true;
+};
+
+Bounds loopBounds(scf::ForOp loop) {
+  Bounds b;
+  auto lb = getConstantIntValue(loop.getLowerBound());
+  auto ub = getConstantIntValue(loop.getUpperBound());
+  auto step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0) {
+    b.constant = false;
+    return b;
+  }
+  b.lb = *lb;
+  b.step = *step;
+  b.trip = *ub > *lb ? ceilDiv(*ub - *lb, *step) : 0;
+  return b;
+}
+
+//===----------------------------------------------------------------------===//
+// Per-process state
+//===----------------------------------------------------------------------===//
+
+/// A RAM, ROM or register array the process owns.
+struct Buffer {
+  Operation *anchor = nullptr;
+  std::string name;
+  bool rom = false;
+  SmallVector<int64_t> shape;
+  int64_t width = 0, elements = 1;
+  SmallVector<unsigned> partDims;   // 0-based, completely partitioned
+  int64_t irBanks = 1;
+  int64_t autoFactor = 1;           // further cyclic partitioning (autoPartition)
+  bool accessed = false;            // some access not folded to a constant
+  int64_t loadLatency = kLatBram;
+};
+
+/// What a stretch of unrolled code uses per iteration.
+struct Counters {
+  std::map<std::string, std::pair<int64_t, int64_t>> ops; // kind -> (count, dsp per op)
+  std::map<unsigned, int64_t> ports;                      // argument -> accesses
+  std::map<unsigned, std::vector<int64_t>> banks;         // buffer -> accesses per bank
+
+  void addMax(const Counters &a, const Counters &b) {
+    std::set<std::string> kinds;
+    for (auto &[k, v] : a.ops)
+      kinds.insert(k);
+    for (auto &[k, v] : b.ops)
+      kinds.insert(k);
+    for (const std::string &k : kinds) {
+      auto x = a.ops.count(k) ? a.ops.at(k) : std::pair<int64_t, int64_t>{0, 0};
+      auto y = b.ops.count(k) ? b.ops.at(k) : std::pair<int64_t, int64_t>{0, 0};
+      auto &slot = ops[k];
+      slot.first += std::max(x.first, y.first);
+      slot.second = std::max(x.second, y.second);
+    }
+    std::set<unsigned> keys;
+    for (auto &[k, v] : a.ports)
+      keys.insert(k);
+    for (auto &[k, v] : b.ports)
+      keys.insert(k);
+    for (unsigned k : keys) {
+      int64_t x = a.ports.count(k) ? a.ports.at(k) : 0;
+      int64_t y = b.ports.count(k) ? b.ports.at(k) : 0;
+      ports[k] += std::max(x, y);
+    }
+    std::set<unsigned> bufs;
+    for (auto &[k, v] : a.banks)
+      bufs.insert(k);
+    for (auto &[k, v] : b.banks)
+      bufs.insert(k);
+    for (unsigned k : bufs) {
+      const std::vector<int64_t> *x = a.banks.count(k) ? &a.banks.at(k) : nullptr;
+      const std::vector<int64_t> *y = b.banks.count(k) ? &b.banks.at(k) : nullptr;
+      size_t n = std::max(x ? x->size() : 0, y ? y->size() : 0);
+      auto &dst = banks[k];
+      dst.resize(std::max(dst.size(), n), 0);
+      for (size_t i = 0; i < n; ++i)
+        dst[i] += std::max(x && i < x->size() ? (*x)[i] : 0, y && i < y->size() ? (*y)[i] : 0);
+    }
+  }
+};
+
+/// What the walk of one pipelined body found; it depends only on the loop
+/// and its unroll factor, so the DSE's lane choices reuse it.
+struct WalkSummary {
+  Counters counters;
+  SmallVector<int64_t> carried;
+  int64_t maxArrival = 0;
+  std::optional<int64_t> firstEvent;
+  std::vector<unsigned> accessed;
+  std::vector<std::string> notes;
+};
+using WalkCache = std::map<std::pair<Operation *, int64_t>, WalkSummary>;
+
+struct ResolvedLoop {
+  unsigned id = 0;
+  Bounds bounds;
+  int64_t unroll = 1; // effective factor (full = trip)
+  bool pipelined = false;
+  int64_t ii = 1;
+};
+
+class ProcessModel {
+public:
+  ProcessModel(dfg::ProcessOp process, const ProcessConfig &config, const CostOptions &options,
+               WalkCache *cache = nullptr)
+      : process(process), config(config), options(options), cache(cache) {
+    autoPartition = config.autoPartition.value_or(options.autoPartition);
+  }
+
+  ProcessCost run();
+
+private:
+  // Structure.
+  void collectLoops();
+  void collectBuffers();
+  void markEvents();
+  int findBuffer(Value memref, unsigned *argNo);
+  std::optional<unsigned> portArg(Value port);
+  bool hasLoop(Block &block);
+
+  // Costs.
+  int64_t seqBlock(Block &block);
+  int64_t loopCycles(scf::ForOp loop);
+  scf::ForOp perfectInner(scf::ForOp loop);
+  void pipelineCost(scf::ForOp loop, LoopCost &lc);
+  double ifProbability(scf::IfOp op);
+
+  // First output.
+  std::optional<int64_t> findFirst(Block &block, Known &known, int64_t t);
+  bool reaches(Block &block, Known &known);
+
+  friend class Walker;
+
+  dfg::ProcessOp process;
+  const ProcessConfig &config;
+  const CostOptions &options;
+  bool autoPartition = false;
+  WalkCache *cache;
+  ProcessCost result;
+  llvm::DenseMap<Operation *, unsigned> loopIds;
+  llvm::DenseMap<Operation *, ResolvedLoop> resolved;
+  llvm::DenseMap<Operation *, int64_t> opCycles;     // memo: one execution of a loop / if
+  llvm::DenseMap<Operation *, int64_t> pushOffset;   // pipelined loop -> cycles to its first event
+  llvm::DenseSet<Operation *> eventAncestors;        // ops holding a push (or sink store)
+  std::vector<Buffer> buffers;
+  llvm::DenseMap<Operation *, unsigned> allocaBuffer;
+  std::map<std::string, unsigned> globalBuffer;
+  std::map<std::string, std::pair<int64_t, int64_t>> sequentialOps; // shared FSM operators
+  int64_t enumBudget = kEnumBudget;
+};
+
+/// Walks straight-line code, unrolling every loop it meets (inside a pipeline)
+/// or skipping loops (sequential code), and records arrival times,
+/// loop-carried path lengths and the resources used per iteration.
+class Walker {
+public:
+  Walker(ProcessModel &m, bool skipLoops) : m(m), skipLoops(skipLoops) {}
+
+  void walkBlock(Block &block, Counters &c);
+
+  ProcessModel &m;
+  bool skipLoops;
+  Known known;
+  llvm::DenseMap<Value, int64_t> arrival, carry;
+  std::set<std::vector<int64_t>> loadKeys;
+  llvm::DenseMap<Value, int64_t> opaque; // unknown index values -> key id
+  int64_t maxArrival = 0;
+  std::optional<int64_t> firstEvent;     // arrival of the first push / sink store
+  int64_t budget = kWalkBudget;
+  bool exhausted = false;
+
+  int64_t arr(Value v) const {
+    auto it = arrival.find(v);
+    return it == arrival.end() ? 0 : it->second;
+  }
+  int64_t car(Value v) const {
+    auto it = carry.find(v);
+    return it == carry.end() ? -1 : it->second;
+  }
+  void define(Value v, int64_t a, int64_t c) {
+    arrival[v] = a;
+    if (c >= 0)
+      carry[v] = c;
+    else
+      carry.erase(v);
+    maxArrival = std::max(maxArrival, a);
+  }
+  int64_t keyOf(Value v) {
+    if (auto k = evalInt(v, known))
+      return *k;
+    auto [it, inserted] = opaque.try_emplace(v, int64_t(opaque.size()));
+    return INT64_MIN / 2 + it->second;
+  }
+
+private:
+  void walkFor(scf::ForOp loop, Counters &c);
+  void walkIf(scf::IfOp op, Counters &c);
+  void access(Operation *op, Value memref, ValueRange indices, bool isLoad, Counters &c);
+  void event(int64_t at) {
+    if (!firstEvent || at < *firstEvent)
+      firstEvent = at;
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Structure
+//===----------------------------------------------------------------------===//
+
+void ProcessModel::collectLoops() {
+  unsigned next = 0;
+  process.getBody().walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
+    unsigned id = next++;
+    loopIds[loop] = id;
+    ResolvedLoop r;
+    r.id = id;
+    r.bounds = loopBounds(loop);
+    if (!r.bounds.constant) {
+      result.notes.push_back("L" + std::to_string(id) + ": dynamic bounds, counted as one iteration");
+    }
+    LoopChoice choice;
+    if (auto it = config.loops.find(id); it != config.loops.end())
+      choice = it->second;
+    auto attrInt = [&](llvm::StringRef name) -> std::optional<int64_t> {
+      if (auto a = loop->getAttrOfType<IntegerAttr>(name))
+        return a.getInt();
+      return std::nullopt;
+    };
+    int64_t unroll = choice.unroll.value_or(attrInt(kUnroll).value_or(1));
+    r.unroll = unroll <= 0 ? std::max<int64_t>(r.bounds.trip, 1)
+                           : std::min(unroll, std::max<int64_t>(r.bounds.trip, 1));
+    r.pipelined = choice.pipeline.value_or(loop->hasAttr(kPipelineII));
+    r.ii = std::max<int64_t>(1, choice.ii.value_or(attrInt(kPipelineII).value_or(1)));
+    resolved[loop] = r;
+  });
+}
+
+int ProcessModel::findBuffer(Value memref, unsigned *argNo) {
+  if (auto arg = dyn_cast<BlockArgument>(memref)) {
+    if (arg.getOwner()->getParentOp() == process.getOperation()) {
+      *argNo = arg.getArgNumber();
+      return -2; // external memory
+    }
+    return -1;
+  }
+  Operation *def = memref.getDefiningOp();
+  if (auto alloca = dyn_cast_or_null<memref::AllocaOp>(def)) {
+    auto it = allocaBuffer.find(alloca);
+    return it == allocaBuffer.end() ? -1 : int(it->second);
+  }
+  if (auto global = dyn_cast_or_null<memref::GetGlobalOp>(def)) {
+    auto it = globalBuffer.find(global.getName().str());
+    return it == globalBuffer.end() ? -1 : int(it->second);
+  }
+  return -1;
+}
+
+void ProcessModel::collectBuffers() {
+  auto layout = [&](Buffer &b, MemRefType type) {
+    b.shape.assign(type.getShape().begin(), type.getShape().end());
+    b.width = bitWidth(type.getElementType());
+    b.elements = type.hasStaticShape() ? type.getNumElements() : 1;
+    b.irBanks = 1;
+    for (unsigned d : b.partDims)
+      if (d < b.shape.size())
+        b.irBanks *= b.shape[d];
+    int64_t words = ceilDiv(b.elements, b.irBanks);
+    b.loadLatency = words <= 1 ? 0 : words * b.width <= options.lutramMaxBits ? kLatLutram : kLatBram;
+  };
+  process.getBody().walk([&](Operation *op) {
+    if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {
+      Buffer b;
+      b.anchor = op;
+      b.name = "alloca";
+      if (auto dims = op->getAttrOfType<DenseI64ArrayAttr>(kPartitionComplete))
+        for (int64_t d : dims.asArrayRef())
+          if (d >= 1)
+            b.partDims.push_back(unsigned(d - 1));
+      layout(b, alloca.getType());
+      allocaBuffer[op] = buffers.size();
+      buffers.push_back(std::move(b));
+    } else if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+      std::string name = global.getName().str();
+      if (globalBuffer.count(name))
+        return;
+      Buffer b;
+      b.anchor = op;
+      b.name = "@" + name;
+      b.rom = true;
+      auto sym = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(op, global.getNameAttr());
+      b.rom = !sym || sym.getConstant();
+      layout(b, global.getType());
+      globalBuffer[name] = buffers.size();
+      buffers.push_back(std::move(b));
+    }
+  });
+}
+
+std::optional<unsigned> ProcessModel::portArg(Value port) {
+  if (auto arg = dyn_cast<BlockArgument>(port))
+    if (arg.getOwner()->getParentOp() == process.getOperation())
+      return arg.getArgNumber();
+  return std::nullopt;
+}
+
+void ProcessModel::markEvents() {
+  bool anyPush = false;
+  process.getBody().walk([&](dfg::PushOp) { anyPush = true; });
+  process.getBody().walk([&](Operation *op) {
+    bool isEvent = isa<dfg::PushOp>(op);
+    if (!anyPush)
+      if (auto store = dyn_cast<memref::StoreOp>(op))
+        isEvent = isa<BlockArgument>(store.getMemRef()) &&
+                  cast<BlockArgument>(store.getMemRef()).getOwner()->getParentOp() ==
+                      process.getOperation();
+    if (!isEvent)
+      return;
+    for (Operation *p = op; p && p != process.getOperation(); p = p->getParentOp())
+      eventAncestors.insert(p);
+  });
+}
+
+bool ProcessModel::hasLoop(Block &block) {
+  for (Operation &op : block)
+    if (op.walk([](scf::ForOp) { return WalkResult::interrupt(); }).wasInterrupted())
+      return true;
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Walker
+//===----------------------------------------------------------------------===//
+
+void Walker::walkBlock(Block &block, Counters &c) {
+  for (Operation &op : block.without_terminator()) {
+    if (--budget < 0) {
+      exhausted = true;
+      return;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      if (!skipLoops)
+        walkFor(loop, c);
+      continue;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      if (skipLoops &&
+          ifOp->walk([](scf::ForOp) { return WalkResult::interrupt(); }).wasInterrupted())
+        continue;
+      walkIf(ifOp, c);
+      continue;
+    }
+    if (auto pull = dyn_cast<dfg::PullOp>(op)) {
+      if (auto p = m.portArg(pull.getPort()))
+        c.ports[*p] += 1;
+      int64_t a = kLatFifo;
+      if (pull.getLane())
+        a = std::max(a, arr(pull.getLane()) + kLatFifo);
+      define(pull.getValue(), a, -1);
+      continue;
+    }
+    if (auto push = dyn_cast<dfg::PushOp>(op)) {
+      if (auto p = m.portArg(push.getPort()))
+        c.ports[*p] += 1;
+      int64_t a = arr(push.getValue());
+      maxArrival = std::max(maxArrival, a + kLatFifo);
+      event(a + kLatFifo);
+      continue;
+    }
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      access(&op, load.getMemRef(), load.getIndices(), true, c);
+      continue;
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      access(&op, store.getMemRef(), store.getIndices(), false, c);
+      continue;
+    }
+    if (isa<memref::AllocaOp, memref::GetGlobalOp>(op) || op.hasTrait<OpTrait::ConstantLike>()) {
+      for (Value r : op.getResults())
+        define(r, 0, -1);
+      continue;
+    }
+    // Arithmetic.
+    if (op.getNumResults() == 1 && op.getResult(0).getType().isIntOrIndex() &&
+        evalInt(op.getResult(0), known)) {
+      define(op.getResult(0), 0, -1); // folds to a constant once unrolled
+      continue;
+    }
+    int64_t in = 0, inCarry = -1;
+    for (Value v : op.getOperands()) {
+      in = std::max(in, arr(v));
+      inCarry = std::max(inCarry, car(v));
+    }
+    if (op.getNumResults() == 1 && op.getResult(0).getType().isIndex()) {
+      // Address arithmetic: LUTs folded into the memory access.
+      define(op.getResult(0), in, inCarry);
+      continue;
+    }
+    OpCost oc = operationCost(&op);
+    if (!oc.known && op.getNumResults() > 0)
+      m.result.notes.push_back("not in the table: " + oc.kind + " (0 DSP, 1 cycle)");
+    if (oc.dsp > 0 || oc.latency > 0) {
+      auto &slot = c.ops[oc.kind];
+      slot.first += 1;
+      slot.second = oc.dsp;
+    }
+    for (Value r : op.getResults())
+      define(r, in + oc.latency, inCarry >= 0 ? inCarry + oc.latency : -1);
+  }
+}
+
+void Walker::walkFor(scf::ForOp loop, Counters &c) {
+  Bounds b = loopBounds(loop);
+  SmallVector<int64_t> argArr, argCar;
+  for (Value init : loop.getInitArgs()) {
+    argArr.push_back(arr(init));
+    argCar.push_back(car(init));
+  }
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (int64_t i = 0; i < b.trip && !exhausted; ++i) {
+    if (b.constant)
+      known[loop.getInductionVar()] = b.lb + i * b.step;
+    for (auto [k, iterArg] : llvm::enumerate(loop.getRegionIterArgs()))
+      define(iterArg, argArr[k], argCar[k]);
+    walkBlock(*loop.getBody(), c);
+    for (auto [k, v] : llvm::enumerate(yield.getOperands())) {
+      argArr[k] = arr(v);
+      argCar[k] = car(v);
+    }
+  }
+  known.erase(loop.getInductionVar());
+  for (auto [k, r] : llvm::enumerate(loop.getResults()))
+    define(r, argArr[k], argCar[k]);
+}
+
+void Walker::walkIf(scf::IfOp op, Counters &c) {
+  std::optional<int64_t> cond = evalInt(op.getCondition(), known);
+  auto results = [&](Region &region) {
+    SmallVector<std::pair<int64_t, int64_t>> out;
+    if (region.empty())
+      return out;
+    for (Value v : region.front().getTerminator()->getOperands())
+      out.push_back({arr(v), car(v)});
+    return out;
+  };
+  if (cond) {
+    Region &taken = *cond ? op.getThenRegion() : op.getElseRegion();
+    if (!taken.empty())
+      walkBlock(taken.front(), c);
+    auto out = results(taken);
+    for (auto [k, r] : llvm::enumerate(op.getResults()))
+      define(r, k < out.size() ? out[k].first : 0, k < out.size() ? out[k].second : -1);
+    return;
+  }
+  Counters thenC, elseC;
+  walkBlock(op.getThenRegion().front(), thenC);
+  auto t = results(op.getThenRegion());
+  if (!op.getElseRegion().empty())
+    walkBlock(op.getElseRegion().front(), elseC);
+  auto e = results(op.getElseRegion());
+  c.addMax(thenC, elseC);
+  int64_t condAt = arr(op.getCondition());
+  for (auto [k, r] : llvm::enumerate(op.getResults())) {
+    int64_t a = std::max({condAt, k < t.size() ? t[k].first : 0, k < e.size() ? e[k].first : 0});
+    int64_t cr = std::max(k < t.size() ? t[k].second : -1, k < e.size() ? e[k].second : -1);
+    define(r, a, cr);
+  }
+}
+
+void Walker::access(Operation *op, Value memref, ValueRange indices, bool isLoad, Counters &c) {
+  int64_t idxAt = 0;
+  for (Value v : indices)
+    idxAt = std::max(idxAt, arr(v));
+  unsigned argNo = 0;
+  int bi = m.findBuffer(memref, &argNo);
+  if (bi == -2) { // external memory (load/store nodes)
+    c.ports[argNo] += 1;
+    if (isLoad)
+      define(op->getResult(0), idxAt + kLatExternal, -1);
+    else {
+      int64_t a = std::max(idxAt, arr(op->getOperand(0)));
+      maxArrival = std::max(maxArrival, a + 1);
+      if (m.eventAncestors.contains(op))
+        event(a + 1);
+    }
+    return;
+  }
+  if (bi < 0) {
+    if (isLoad)
+      define(op->getResult(0), idxAt + kLatBram, -1);
+    return;
+  }
+  Buffer &buf = m.buffers[bi];
+  SmallVector<std::optional<int64_t>> idx;
+  bool allKnown = true;
+  for (Value v : indices) {
+    idx.push_back(evalInt(v, known));
+    allKnown &= idx.back().has_value();
+  }
+  if (isLoad && buf.rom && allKnown) { // constant-folded ROM read
+    define(op->getResult(0), 0, -1);
+    return;
+  }
+  buf.accessed = true;
+  if (isLoad) {
+    std::vector<int64_t> key{int64_t(bi)};
+    for (Value v : indices)
+      key.push_back(keyOf(v));
+    bool fresh = loadKeys.insert(key).second;
+    define(op->getResult(0), idxAt + buf.loadLatency, -1);
+    if (!fresh)
+      return;
+  } else {
+    maxArrival = std::max(maxArrival, std::max(idxAt, arr(op->getOperand(0))) + 1);
+  }
+  // Banks reached: a known index in a partitioned dim picks one, an unknown
+  // one reaches all of that dim (a multiplexer over the banks).
+  auto &counts = c.banks[bi];
+  counts.resize(buf.irBanks, 0);
+  std::vector<int64_t> reach{0};
+  for (unsigned d : buf.partDims) {
+    if (d >= idx.size() || d >= buf.shape.size())
+      continue;
+    int64_t size = buf.shape[d];
+    std::vector<int64_t> next;
+    for (int64_t base : reach) {
+      if (idx[d]) {
+        next.push_back(base * size + std::clamp<int64_t>(*idx[d], 0, size - 1));
+      } else {
+        for (int64_t k = 0; k < size; ++k)
+          next.push_back(base * size + k);
+      }
+    }
+    reach = std::move(next);
+  }
+  for (int64_t bank : reach)
+    if (bank >= 0 && bank < int64_t(counts.size()))
+      counts[bank] += 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Loop and block cycles
+//===----------------------------------------------------------------------===//
+
+void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
+  const ResolvedLoop &r = resolved[loop];
+  WalkSummary local;
+  WalkSummary *sum = &local;
+  bool hit = false;
+  if (cache) {
+    auto [it, inserted] = cache->try_emplace({loop.getOperation(), r.unroll});
+    sum = &it->second;
+    hit = !inserted;
+  }
+  if (!hit) {
+    Walker w(*this, /*skipLoops=*/false);
+    size_t notesBefore = result.notes.size();
+    SmallVector<int64_t> argArr(loop.getInitArgs().size(), 0),
+        argCar(loop.getInitArgs().size(), 0);
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (int64_t k = 0; k < r.unroll && !w.exhausted; ++k) {
+      w.loadKeys.clear(); // the pipelined IV differs between copies
+      w.opaque.clear();
+      for (auto [j, iterArg] : llvm::enumerate(loop.getRegionIterArgs()))
+        w.define(iterArg, argArr[j], argCar[j]);
+      w.walkBlock(*loop.getBody(), sum->counters);
+      for (auto [j, v] : llvm::enumerate(yield.getOperands())) {
+        argArr[j] = w.arr(v);
+        argCar[j] = w.car(v);
+      }
+    }
+    if (w.exhausted)
+      result.notes.push_back("L" + std::to_string(r.id) +
+                             ": unrolled body too large, counted in part");
+    sum->carried = argCar;
+    sum->maxArrival = w.maxArrival;
+    sum->firstEvent = w.firstEvent;
+    for (auto &[bi, counts] : sum->counters.banks)
+      sum->accessed.push_back(bi);
+    for (auto [bi, b] : llvm::enumerate(buffers))
+      if (b.accessed)
+        sum->accessed.push_back(bi);
+    sum->notes.assign(result.notes.begin() + notesBefore, result.notes.end());
+  } else {
+    for (unsigned bi : sum->accessed)
+      buffers[bi].accessed = true;
+    result.notes.append(sum->notes.begin(), sum->notes.end());
+  }
+  Counters &c = sum->counters;
+  SmallVector<int64_t> &argCar = sum->carried;
+  lc.iiRequested = r.ii;
+  lc.iiRecurrence = 0;
+  for (int64_t cr : argCar)
+    lc.iiRecurrence = std::max(lc.iiRecurrence, cr);
+  lc.iiPorts = 0;
+  std::string portWhy;
+  for (auto [arg, n] : c.ports) {
+    Type t = process.getArgument(arg).getType();
+    int64_t perCycle = 1;
+    if (auto in = dyn_cast<dfg::InputType>(t))
+      perCycle = in.getLanes();
+    else if (auto out = dyn_cast<dfg::OutputType>(t))
+      perCycle = out.getLanes();
+    else if (auto mem = dyn_cast<MemRefType>(t))
+      perCycle = std::max<int64_t>(1, options.axiBits / std::max<int64_t>(1, bitWidth(mem.getElementType())));
+    if (auto it = config.lanes.find(arg); it != config.lanes.end() && !isa<MemRefType>(t))
+      perCycle = std::max<int64_t>(1, it->second);
+    int64_t ii = ceilDiv(n, perCycle);
+    lc.portAccesses[arg] = n;
+    if (ii > lc.iiPorts) {
+      lc.iiPorts = ii;
+      portWhy = "port arg" + std::to_string(arg);
+    }
+  }
+  lc.iiMemory = 0;
+  std::string memWhy;
+  for (auto &[bi, counts] : c.banks) {
+    Buffer &buf = buffers[bi];
+    int64_t words = ceilDiv(buf.elements, buf.irBanks);
+    int64_t worst = counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
+    int64_t ii = words <= 1 ? 0 : ceilDiv(worst, options.memPorts);
+    if (autoPartition) {
+      buf.autoFactor = std::max(buf.autoFactor, std::min(std::max<int64_t>(ii, 1), words));
+      continue;
+    }
+    if (ii > lc.iiMemory) {
+      lc.iiMemory = ii;
+      memWhy = "memory " + buf.name;
+    }
+  }
+  lc.ii = lc.iiRequested;
+  lc.iiLimiter = "request";
+  auto raise = [&](int64_t v, const std::string &why) {
+    if (v > lc.ii) {
+      lc.ii = v;
+      lc.iiLimiter = why;
+    }
+  };
+  raise(lc.iiRecurrence, "recurrence");
+  raise(lc.iiPorts, portWhy);
+  raise(lc.iiMemory, memWhy);
+  lc.depth = std::max<int64_t>(1, sum->maxArrival);
+  int64_t iters = ceilDiv(r.bounds.trip, r.unroll);
+  lc.cycles = iters > 0 ? (iters - 1) * lc.ii + lc.depth : 0;
+  lc.dsp = 0;
+  for (auto &[kind, v] : c.ops) {
+    lc.opCounts[kind] = v.first;
+    int64_t units = options.shareAcrossII ? ceilDiv(v.first, lc.ii) : v.first;
+    lc.dsp += units * v.second;
+  }
+  if (sum->firstEvent)
+    pushOffset[loop] = *sum->firstEvent;
+}
+
+int64_t ProcessModel::loopCycles(scf::ForOp loop) {
+  if (auto it = opCycles.find(loop); it != opCycles.end())
+    return it->second;
+  const ResolvedLoop &r = resolved[loop];
+  LoopCost &lc = result.loops[r.id];
+  lc.trip = r.bounds.trip;
+  lc.unroll = r.unroll;
+  lc.pipelined = r.pipelined;
+  if (r.pipelined) {
+    pipelineCost(loop, lc);
+    // Loops inside are fully unrolled.
+    loop.getBody()->walk([&](scf::ForOp inner) {
+      LoopCost &il = result.loops[loopIds[inner]];
+      il.insidePipeline = true;
+      il.pipelined = false;
+      il.unroll = il.trip = loopBounds(inner).trip;
+    });
+  } else if (scf::ForOp inner = perfectInner(loop)) {
+    // Loop flattening of a perfect nest around a pipeline (Vitis does it by
+    // default): one pipeline over the product of the trip counts.
+    loopCycles(inner);
+    const LoopCost &in = result.loops[loopIds[inner]];
+    int64_t innerIters = in.flatIters ? in.flatIters : ceilDiv(in.trip, in.unroll);
+    lc.flatIters = r.bounds.trip * innerIters;
+    lc.ii = in.ii;
+    lc.depth = in.depth;
+    lc.iterCycles = innerIters * in.ii;
+    lc.cycles = lc.flatIters > 0 ? (lc.flatIters - 1) * in.ii + in.depth : 0;
+  } else {
+    int64_t iters = ceilDiv(r.bounds.trip, r.unroll);
+    int64_t iter;
+    if (!hasLoop(*loop.getBody())) {
+      // Straight-line body: its unrolled copies as one dataflow graph.
+      Walker w(*this, /*skipLoops=*/false);
+      Counters c;
+      for (int64_t k = 0; k < r.unroll; ++k)
+        w.walkBlock(*loop.getBody(), c);
+      for (auto &[kind, v] : c.ops) {
+        auto &slot = sequentialOps[kind];
+        slot.first = std::max(slot.first, v.first);
+        slot.second = v.second;
+        lc.opCounts[kind] = v.first;
+      }
+      iter = std::max<int64_t>(1, w.maxArrival);
+    } else {
+      // One state to enter/leave the body's loops, copies run one after another.
+      iter = r.unroll * seqBlock(*loop.getBody()) + 1;
+    }
+    lc.iterCycles = iter;
+    lc.cycles = iters * iter;
+  }
+  opCycles[loop] = lc.cycles;
+  return lc.cycles;
+}
+
+/// The only loop in the body of a sequential, not unrolled, `loop` without
+/// loop-carried values, when that loop is pipelined or itself such a nest.
+scf::ForOp ProcessModel::perfectInner(scf::ForOp loop) {
+  const ResolvedLoop &r = resolved[loop];
+  if (r.pipelined || r.unroll != 1 || !loop.getInitArgs().empty())
+    return {};
+  scf::ForOp inner;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (op.hasTrait<OpTrait::ConstantLike>())
+      continue;
+    auto f = dyn_cast<scf::ForOp>(op);
+    if (!f || inner || !f.getInitArgs().empty())
+      return {};
+    inner = f;
+  }
+  if (!inner)
+    return {};
+  if (resolved[inner].pipelined || perfectInner(inner))
+    return inner;
+  return {};
+}
+
+double ProcessModel::ifProbability(scf::IfOp op) {
+  // The loops whose induction variables decide the condition.
+  SmallVector<Value> work{op.getCondition()};
+  llvm::DenseSet<Value> seen;
+  SmallVector<scf::ForOp> loops;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg != loop.getInductionVar() || !loopBounds(loop).constant)
+        return 1.0;
+      loops.push_back(loop);
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getNumRegions() || def->getNumResults() != 1)
+      return 1.0;
+    if (!def->hasTrait<OpTrait::ConstantLike>() && !isa<arith::ArithDialect>(def->getDialect()))
+      return 1.0;
+    for (Value o : def->getOperands())
+      work.push_back(o);
+  }
+  int64_t total = 1;
+  for (scf::ForOp l : loops)
+    total *= std::max<int64_t>(1, loopBounds(l).trip);
+  if (total > enumBudget)
+    return 1.0;
+  enumBudget -= total;
+  int64_t yes = 0;
+  Known known;
+  for (int64_t n = 0; n < total; ++n) {
+    int64_t rest = n;
+    for (scf::ForOp l : loops) {
+      Bounds b = loopBounds(l);
+      known[l.getInductionVar()] = b.lb + (rest % std::max<int64_t>(1, b.trip)) * b.step;
+      rest /= std::max<int64_t>(1, b.trip);
+    }
+    auto v = evalInt(op.getCondition(), known);
+    if (!v)
+      return 1.0;
+    yes += *v != 0;
+  }
+  return total ? double(yes) / double(total) : 1.0;
+}
+
+int64_t ProcessModel::seqBlock(Block &block) {
+  int64_t t = 0;
+  for (Operation &op : block.without_terminator()) {
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      t += loopCycles(loop);
+    } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      bool loops = ifOp->walk([](scf::ForOp) { return WalkResult::interrupt(); }).wasInterrupted();
+      if (!loops)
+        continue; // counted by the straight-line walk below
+      double p = ifProbability(ifOp);
+      int64_t thenC = seqBlock(ifOp.getThenRegion().front());
+      int64_t elseC = ifOp.getElseRegion().empty() ? 0 : seqBlock(ifOp.getElseRegion().front());
+      int64_t c = int64_t(std::llround(p * double(thenC) + (1.0 - p) * double(elseC)));
+      opCycles[ifOp] = c;
+      t += c;
+    }
+  }
+  // Straight-line operations between the loops: their critical path.
+  Walker w(*this, /*skipLoops=*/true);
+  Counters c;
+  w.walkBlock(block, c);
+  for (auto &[kind, v] : c.ops) {
+    auto &slot = sequentialOps[kind];
+    slot.first = std::max(slot.first, v.first);
+    slot.second = v.second;
+  }
+  return t + w.maxArrival;
+}
+
+//===----------------------------------------------------------------------===//
+// First output
+//===----------------------------------------------------------------------===//
+
+bool ProcessModel::reaches(Block &block, Known &known) {
+  for (Operation &op : block.without_terminator()) {
+    if (!eventAncestors.contains(&op))
+      continue;
+    if (--enumBudget < 0)
+      return true;
+    if (isa<dfg::PushOp, memref::StoreOp>(op))
+      return true;
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      Bounds b = loopBounds(loop);
+      for (int64_t i = 0; i < b.trip; ++i) {
+        known[loop.getInductionVar()] = b.lb + i * b.step;
+        if (reaches(*loop.getBody(), known)) {
+          known.erase(loop.getInductionVar());
+          return true;
+        }
+      }
+      known.erase(loop.getInductionVar());
+      continue;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      auto cond = evalInt(ifOp.getCondition(), known);
+      if (!cond || *cond) {
+        if (reaches(ifOp.getThenRegion().front(), known))
+          return true;
+      }
+      if ((!cond || !*cond) && !ifOp.getElseRegion().empty())
+        if (reaches(ifOp.getElseRegion().front(), known))
+          return true;
+    }
+  }
+  return false;
+}
+
+std::optional<int64_t> ProcessModel::findFirst(Block &block, Known &known, int64_t t) {
+  for (Operation &op : block.without_terminator()) {
+    if (!eventAncestors.contains(&op)) {
+      if (isa<scf::ForOp, scf::IfOp>(op))
+        t += opCycles.lookup(&op);
+      continue;
+    }
+    if (enumBudget < 0)
+      return t;
+    if (isa<dfg::PushOp, memref::StoreOp>(op))
+      return t;
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      const ResolvedLoop &r = resolved[loop];
+      const LoopCost &lc = result.loops[r.id];
+      Bounds b = r.bounds;
+      int64_t iters = ceilDiv(b.trip, r.unroll);
+      Value iv = loop.getInductionVar();
+      if (r.pipelined) {
+        for (int64_t j = 0; j < iters; ++j) {
+          for (int64_t k = 0; k < r.unroll; ++k) {
+            known[iv] = b.lb + (j * r.unroll + k) * b.step;
+            if (reaches(*loop.getBody(), known)) {
+              known.erase(iv);
+              auto off = pushOffset.find(loop);
+              return t + j * lc.ii + (off == pushOffset.end() ? lc.depth : off->second);
+            }
+          }
+        }
+        known.erase(iv);
+        t += lc.cycles;
+        continue;
+      }
+      int64_t body = lc.iterCycles;
+      int64_t copy = lc.flatIters ? body
+                                  : (body - (hasLoop(*loop.getBody()) ? 1 : 0)) / r.unroll;
+      for (int64_t j = 0; j < iters; ++j) {
+        for (int64_t k = 0; k < r.unroll; ++k) {
+          known[iv] = b.lb + (j * r.unroll + k) * b.step;
+          if (auto at = findFirst(*loop.getBody(), known, t + j * body + k * copy)) {
+            known.erase(iv);
+            return at;
+          }
+          if (enumBudget < 0)
+            return t;
+        }
+      }
+      known.erase(iv);
+      t += lc.cycles;
+      continue;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      auto cond = evalInt(ifOp.getCondition(), known);
+      bool takeThen = !cond || *cond;
+      Region &region = takeThen ? ifOp.getThenRegion() : ifOp.getElseRegion();
+      if (!region.empty())
+        if (auto at = findFirst(region.front(), known, t))
+          return at;
+      t += opCycles.lookup(ifOp);
+    }
+  }
+  --enumBudget;
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Process
+//===----------------------------------------------------------------------===//
+
+ProcessCost ProcessModel::run() {
+  collectLoops();
+  result.loops.resize(loopIds.size());
+  for (auto &[op, id] : loopIds) {
+    result.loops[id].id = id;
+    result.loops[id].loop = cast<scf::ForOp>(op);
+    result.loops[id].trip = resolved[op].bounds.trip;
+  }
+  collectBuffers();
+  markEvents();
+  result.cycles = seqBlock(process.getBody().front());
+
+  // DSP: every pipeline its own operators, sequential code shares per kind.
+  result.dsp = 0;
+  for (LoopCost &lc : result.loops)
+    if (lc.pipelined)
+      result.dsp += lc.dsp;
+  for (auto &[kind, v] : sequentialOps)
+    result.dsp += v.first * v.second;
+
+  // BRAM of buffers and ROMs.
+  for (Buffer &b : buffers) {
+    BufferCost bc;
+    bc.op = b.anchor;
+    bc.name = b.name;
+    bc.rom = b.rom;
+    bc.elements = b.elements;
+    bc.width = b.width;
+    bc.banks = b.irBanks * b.autoFactor;
+    bc.wordsPerBank = ceilDiv(b.elements, bc.banks);
+    if (b.rom && !b.accessed) {
+      bc.storage = "folded";
+    } else if (bc.wordsPerBank <= 1) {
+      bc.storage = "registers";
+    } else if (bc.wordsPerBank * b.width <= options.lutramMaxBits) {
+      bc.storage = "lutram";
+    } else {
+      bc.storage = "bram";
+      bc.bram18k = bc.banks * bram18kBlocks(bc.wordsPerBank, b.width);
+    }
+    result.bram18k += bc.bram18k;
+    result.buffers.push_back(bc);
+  }
+
+  // First output.
+  Known known;
+  if (eventAncestors.empty())
+    result.firstOutput = result.cycles;
+  else if (auto at = findFirst(process.getBody().front(), known, 0))
+    result.firstOutput = std::min(*at, result.cycles);
+  else
+    result.firstOutput = result.cycles;
+  if (enumBudget < 0)
+    result.notes.push_back("enumeration budget exhausted: first output approximate");
+  std::vector<std::string> unique;
+  for (std::string &note : result.notes)
+    if (!llvm::is_contained(unique, note))
+      unique.push_back(note);
+  result.notes.assign(unique.begin(), unique.end());
+  return result;
+}
+
+ProcessCost estimate(dfg::ProcessOp process, const ProcessConfig &config,
+                     const CostOptions &options) {
+  ProcessModel model(process, config, options);
+  return model.run();
+}
+
+static ProcessCost estimateCached(dfg::ProcessOp process, const ProcessConfig &config,
+                                  const CostOptions &options, WalkCache &cache) {
+  ProcessModel model(process, config, options, &cache);
+  return model.run();
+}
+
+//===----------------------------------------------------------------------===//
+// Candidates for the DSE
+//===----------------------------------------------------------------------===//
+
+static SmallVector<int64_t> divisors(int64_t n) {
+  SmallVector<int64_t> out;
+  for (int64_t d = 1; d <= n; ++d)
+    if (n % d == 0)
+      out.push_back(d);
+  if (out.empty())
+    out.push_back(1);
+  return out;
+}
+
+std::vector<Candidate> enumerateCandidates(dfg::ProcessOp process, const CostOptions &options,
+                                           unsigned limit) {
+  ProcessConfig base;
+  base.autoPartition = true;
+  for (unsigned a = 0; a < process.getNumArguments(); ++a)
+    if (isa<dfg::InputType, dfg::OutputType>(process.getArgument(a).getType()))
+      base.lanes[a] = 1;
+  WalkCache cache;
+  ProcessCost ref = estimateCached(process, base, options, cache);
+  // The outermost pipelined loops and their unroll choices.
+  SmallVector<std::pair<unsigned, SmallVector<int64_t>>> choices;
+  for (const LoopCost &lc : ref.loops)
+    if (lc.pipelined && !lc.insidePipeline)
+      choices.push_back({lc.id, divisors(std::max<int64_t>(1, lc.trip))});
+  std::vector<Candidate> all;
+  unsigned evaluated = 1;
+  std::vector<size_t> pick(choices.size(), 0);
+  while (evaluated < limit) {
+    ProcessConfig cfg = base;
+    for (auto [k, ch] : llvm::enumerate(choices))
+      cfg.loops[ch.first].unroll = ch.second[pick[k]];
+    ProcessCost one = estimateCached(process, cfg, options, cache);
+    ++evaluated;
+    // Lanes: divisors of each stream port's accesses per iteration.
+    std::map<unsigned, int64_t> acc;
+    for (const LoopCost &lc : one.loops)
+      for (auto [arg, n] : lc.portAccesses)
+        if (base.lanes.count(arg))
+          acc[arg] = std::max(acc[arg], n);
+    SmallVector<std::pair<unsigned, SmallVector<int64_t>>> laneChoices;
+    for (auto [arg, n] : acc) {
+      SmallVector<int64_t> ds = divisors(std::max<int64_t>(1, n));
+      llvm::erase_if(ds, [&](int64_t d) { return d > kMaxLanes; });
+      laneChoices.push_back({arg, ds});
+    }
+    std::vector<size_t> lp(laneChoices.size(), 0);
+    while (true) {
+      ProcessConfig lcfg = cfg;
+      for (auto [k, ch] : llvm::enumerate(laneChoices))
+        lcfg.lanes[ch.first] = ch.second[lp[k]];
+      bool allOnes = llvm::all_of(lp, [](size_t v) { return v == 0; });
+      all.push_back({lcfg, allOnes ? one : estimateCached(process, lcfg, options, cache)});
+      if (!allOnes)
+        ++evaluated;
+      size_t k = 0;
+      for (; k < lp.size(); ++k) {
+        if (++lp[k] < laneChoices[k].second.size())
+          break;
+        lp[k] = 0;
+      }
+      if (k == lp.size() || evaluated >= limit)
+        break;
+    }
+    size_t k = 0;
+    for (; k < pick.size(); ++k) {
+      if (++pick[k] < choices[k].second.size())
+        break;
+      pick[k] = 0;
+    }
+    if (k == pick.size())
+      break;
+  }
+  // Pareto filter among candidates with the same lanes.
+  std::vector<Candidate> kept;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const ProcessCost &a = all[i].cost;
+    bool dominated = false;
+    for (size_t j = 0; j < all.size() && !dominated; ++j) {
+      if (i == j || all[j].config.lanes != all[i].config.lanes)
+        continue;
+      const ProcessCost &b = all[j].cost;
+      bool le = b.cycles <= a.cycles && b.dsp <= a.dsp && b.bram18k <= a.bram18k;
+      bool lt = b.cycles < a.cycles || b.dsp < a.dsp || b.bram18k < a.bram18k;
+      dominated = le && (lt || j < i);
+    }
+    if (!dominated)
+      kept.push_back(all[i]);
+  }
+  return kept;
+}
+
+//===----------------------------------------------------------------------===//
+// Graph
+//===----------------------------------------------------------------------===//
+
+GraphCost estimateGraph(dfg::GraphOp graph,
+                        const std::function<const ProcessCost *(llvm::StringRef)> &lookup,
+                        const CostOptions &options) {
+  GraphCost g;
+  llvm::DenseMap<Value, unsigned> writer, reader; // channel end -> node
+  for (Operation &op : graph.getBody().front()) {
+    if (auto inst = dyn_cast<dfg::InstantiateOp>(op)) {
+      NodeCost n;
+      n.op = inst;
+      n.callee = inst.getCallee().str();
+      if (const ProcessCost *pc = lookup(inst.getCallee())) {
+        n.cycles = pc->cycles;
+        n.firstOutput = pc->firstOutput;
+        n.dsp = pc->dsp;
+        n.bram18k = pc->bram18k;
+      }
+      for (Value port : inst.getPorts()) {
+        if (isa<dfg::OutputType>(port.getType()))
+          writer[port] = g.nodes.size();
+        else if (isa<dfg::InputType>(port.getType()))
+          reader[port] = g.nodes.size();
+      }
+      g.nodes.push_back(n);
+    } else if (auto ch = dyn_cast<dfg::ChannelOp>(op)) {
+      ChannelCost cc;
+      cc.op = ch;
+      cc.lanes = ch.getLanes();
+      cc.depth = ch.getDepth();
+      cc.width = bitWidth(ch.getElementType());
+      cc.bram18k = channelBram18k(cc.lanes, cc.depth, cc.width, options);
+      g.channels.push_back(cc);
+    }
+  }
+  size_t n = g.nodes.size();
+  std::vector<std::vector<unsigned>> succ(n), pred(n);
+  for (ChannelCost &cc : g.channels) {
+    auto w = writer.find(cc.op.getWrite()), r = reader.find(cc.op.getRead());
+    if (w == writer.end() || r == reader.end())
+      continue;
+    succ[w->second].push_back(r->second);
+    pred[r->second].push_back(w->second);
+  }
+  // Topological order (Kahn); nodes on a cycle come last in input order.
+  std::vector<unsigned> order, indeg(n);
+  for (size_t i = 0; i < n; ++i)
+    indeg[i] = pred[i].size();
+  std::vector<unsigned> ready;
+  for (size_t i = 0; i < n; ++i)
+    if (!indeg[i])
+      ready.push_back(i);
+  std::vector<bool> placed(n, false);
+  while (order.size() < n) {
+    if (ready.empty())
+      for (size_t i = 0; i < n; ++i)
+        if (!placed[i]) {
+          ready.push_back(i);
+          break;
+        }
+    unsigned v = ready.front();
+    ready.erase(ready.begin());
+    if (placed[v])
+      continue;
+    placed[v] = true;
+    order.push_back(v);
+    for (unsigned s : succ[v])
+      if (indeg[s] && --indeg[s] == 0 && !placed[s])
+        ready.push_back(s);
+  }
+  std::vector<int> bestPred(n, -1), bestSucc(n, -1);
+  for (unsigned v : order)
+    for (unsigned p : pred[v])
+      if (placed[p] && g.nodes[p].before + g.nodes[p].firstOutput > g.nodes[v].before) {
+        g.nodes[v].before = g.nodes[p].before + g.nodes[p].firstOutput;
+        bestPred[v] = p;
+      }
+  for (unsigned v : llvm::reverse(order))
+    for (unsigned s : succ[v])
+      if (g.nodes[s].after + g.nodes[s].firstOutput > g.nodes[v].after) {
+        g.nodes[v].after = g.nodes[s].after + g.nodes[s].firstOutput;
+        bestSucc[v] = s;
+      }
+  int best = -1;
+  for (size_t i = 0; i < n; ++i) {
+    NodeCost &nc = g.nodes[i];
+    g.sum += nc.cycles;
+    g.bottleneck = std::max(g.bottleneck, nc.cycles);
+    g.dsp += nc.dsp;
+    g.bram18k += nc.bram18k;
+    int64_t total = nc.before + nc.cycles + nc.after;
+    if (best < 0 || total > g.dataflow) {
+      g.dataflow = total;
+      best = i;
+    }
+  }
+  if (best >= 0) {
+    std::vector<unsigned> up;
+    for (int v = bestPred[best]; v >= 0; v = bestPred[v])
+      up.push_back(v);
+    g.criticalPath.assign(up.rbegin(), up.rend());
+    for (int v = best; v >= 0; v = bestSucc[v])
+      g.criticalPath.push_back(v);
+  }
+  for (ChannelCost &cc : g.channels)
+    g.fifoBram18k += cc.bram18k;
+  g.bram18k += g.fifoBram18k;
+  return g;
+}
+
+} // namespace ming::cost

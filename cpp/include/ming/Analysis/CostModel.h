@@ -1,0 +1,199 @@
+// Cost model of streaming processes (MING paper Sec. IV-C; issue 4, item 1):
+// cycles, DSP48E2 slices and BRAM18K blocks of a dfg.process as Vitis HLS
+// would build it at 200 MHz on UltraScale+, and the dataflow latency of a
+// dfg.graph. Every figure and formula is documented in docs/cost-model.md.
+//
+// The model reads the process body as convert-linalg-to-dfg writes it (scf.for
+// nests with constant bounds, `ming.pipeline_ii` / `ming.unroll` on loops,
+// scf.if, memref.alloca buffers with `ming.partition_complete_dims`,
+// memref.get_global ROMs, arith/math, dfg.pull/push) and can be asked about
+// hypothetical directives (a ProcessConfig) without changing the IR, so the
+// DSE can enumerate choices cheaply (enumerateCandidates).
+#ifndef MING_ANALYSIS_COSTMODEL_H
+#define MING_ANALYSIS_COSTMODEL_H
+
+#include "ming/Dfg/Dfg.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ming::cost {
+
+//===----------------------------------------------------------------------===//
+// Target figures (docs/cost-model.md, "Targets and thresholds")
+//===----------------------------------------------------------------------===//
+
+struct CostOptions {
+  /// Arrays (or banks of a partitioned array) of at most this many bits are
+  /// LUTRAM/registers: 0 BRAM. Item 4 emits BIND_STORAGE impl=lutram for them.
+  int64_t lutramMaxBits = 1024;
+  /// A FIFO lane is SRL/LUTRAM while depth <= srlMaxDepth or depth * width <=
+  /// srlMaxBits (Vitis config_storage fifo defaults 2 and 1024), else BRAM.
+  int64_t srlMaxDepth = 2;
+  int64_t srlMaxBits = 1024;
+  /// Ports of one RAM/ROM bank (BRAM and LUTRAM are dual-port).
+  int64_t memPorts = 2;
+  /// Width of an m_axi port to external memory: elements per cycle of a
+  /// load/store node = axiBits / element bits.
+  int64_t axiBits = 128;
+  /// A pipelined loop with II > 1 shares each DSP operator among II
+  /// operations of the same kind (Vitis binds ops of different cycles of the
+  /// schedule to one unit).
+  bool shareAcrossII = true;
+  /// Assume every buffer and ROM gets partitioned (cyclically, on top of the
+  /// IR's complete partitioning) so that no bank has more accesses per
+  /// iteration than ports: memory never limits II, banks and BRAM grow.
+  /// This is what item 4 applies; false estimates the IR as it is.
+  bool autoPartition = false;
+};
+
+//===----------------------------------------------------------------------===//
+// Operation table
+//===----------------------------------------------------------------------===//
+
+struct OpCost {
+  int64_t dsp = 0;     // DSP48E2 slices of one operator instance
+  int64_t latency = 0; // cycles at 200 MHz (0 = combinational wiring)
+  std::string kind;    // table key, e.g. "muli 8x8->32", "addf f32"
+  bool known = true;   // false: not in the table, default figures used
+};
+
+/// DSP48E2 slices of a `wa` x `wb` bit signed multiplication truncated to
+/// `wr` result bits: 1 up to 27x18, else the 26x17-bit partial-product tiles
+/// that contribute to the low `wr` bits (32x32->32 = 3).
+int64_t multiplierDsp(unsigned wa, unsigned wb, unsigned wr);
+
+/// Cost of one instance of `op` (arith, math, casts). Operand widths are
+/// looked through sign/zero extensions and constants, so
+/// `muli(extsi i8, extsi i8) : i32` is an 8x8 multiply: 1 DSP.
+OpCost operationCost(mlir::Operation *op);
+
+/// BRAM18K blocks of one bank of `words` x `width` bits, the best of the
+/// shapes 16Kx1, 8Kx2, 4Kx4, 2Kx9, 1Kx18, 512x36 (UG573). No threshold.
+int64_t bram18kBlocks(int64_t words, int64_t width);
+
+//===----------------------------------------------------------------------===//
+// Hypothetical directives
+//===----------------------------------------------------------------------===//
+
+/// Loops are named by their pre-order position among the scf.for of the
+/// process: L0 is the outermost first loop.
+struct LoopChoice {
+  std::optional<int64_t> unroll;  // 0 = full, N = factor; unset: IR's ming.unroll
+  std::optional<bool> pipeline;   // unset: IR's ming.pipeline_ii presence
+  std::optional<int64_t> ii;      // requested II; unset: IR's value or 1
+};
+
+struct ProcessConfig {
+  std::map<unsigned, LoopChoice> loops;   // by loop id
+  std::map<unsigned, int64_t> lanes;      // by port (argument number)
+  std::optional<bool> autoPartition;      // unset: CostOptions::autoPartition
+};
+
+//===----------------------------------------------------------------------===//
+// Results
+//===----------------------------------------------------------------------===//
+
+struct LoopCost {
+  unsigned id = 0;
+  mlir::scf::ForOp loop;
+  int64_t trip = 0, unroll = 1;
+  bool pipelined = false;
+  bool insidePipeline = false;  // fully unrolled by an enclosing pipeline
+  int64_t cycles = 0;           // of one execution of the whole loop
+  int64_t iterCycles = 0;       // of one iteration (sequential loops)
+  /// A sequential loop whose body is only a pipelined loop (or another such
+  /// loop) is flattened with it by Vitis: one pipeline of `flatIters`
+  /// iterations at the inner II. 0 when not flattened.
+  int64_t flatIters = 0;
+  // Pipelined loops only:
+  int64_t ii = 0, depth = 0, iiRequested = 1, iiRecurrence = 0, iiPorts = 0,
+          iiMemory = 0, dsp = 0;
+  std::string iiLimiter;        // what sets II ("request", "recurrence", "port arg1", ...)
+  std::map<std::string, int64_t> opCounts;  // per iteration, by OpCost::kind
+  std::map<unsigned, int64_t> portAccesses; // per iteration, by argument
+};
+
+struct BufferCost {
+  mlir::Operation *op = nullptr;  // memref.alloca, or the first memref.get_global
+  std::string name;               // "alloca", or the global's symbol
+  bool rom = false;
+  int64_t elements = 0, width = 0, banks = 1, wordsPerBank = 0;
+  std::string storage;            // "registers", "lutram", "bram", "folded"
+  int64_t bram18k = 0;
+};
+
+struct ProcessCost {
+  int64_t cycles = 0;       // start to end, inputs and outputs never stalling
+  int64_t firstOutput = 0;  // start to first push (sink: first external store)
+  int64_t dsp = 0, bram18k = 0;
+  llvm::SmallVector<LoopCost> loops;     // by id
+  llvm::SmallVector<BufferCost> buffers;
+  llvm::SmallVector<std::string> notes;  // ops not in the table, dynamic bounds
+};
+
+/// The model's answer for `process` under `config` (no IR change).
+ProcessCost estimate(dfg::ProcessOp process, const ProcessConfig &config = {},
+                     const CostOptions &options = {});
+
+/// One point of the DSE's choice per process: a config and its cost.
+struct Candidate {
+  ProcessConfig config;
+  ProcessCost cost;
+};
+
+/// Candidate configurations of `process` for the ILP: every pipelined loop of
+/// the IR unrolled by each divisor of its trip count, every port with each
+/// lane count dividing its accesses per iteration, buffers auto-partitioned;
+/// within one lane assignment only Pareto-optimal (cycles, dsp, bram18k)
+/// points are kept. At most `limit` configurations are evaluated.
+std::vector<Candidate> enumerateCandidates(dfg::ProcessOp process,
+                                           const CostOptions &options = {},
+                                           unsigned limit = 512);
+
+//===----------------------------------------------------------------------===//
+// Graph
+//===----------------------------------------------------------------------===//
+
+struct ChannelCost {
+  dfg::ChannelOp op;
+  int64_t lanes = 1, depth = 0, width = 0, bram18k = 0;
+};
+
+struct NodeCost {
+  dfg::InstantiateOp op;
+  std::string callee;
+  int64_t cycles = 0, firstOutput = 0, dsp = 0, bram18k = 0;
+  int64_t before = 0, after = 0;  // longest sums of first-output latencies upstream/downstream
+};
+
+struct GraphCost {
+  /// max over nodes b of (before_b + cycles_b + after_b): the bottleneck
+  /// runs its whole cycles once its first input arrives, and its last output
+  /// still has to cross every stage after it.
+  int64_t dataflow = 0;
+  int64_t sum = 0;          // the paper's objective: sum of node cycles
+  int64_t bottleneck = 0;   // max node cycles
+  int64_t dsp = 0, bram18k = 0, fifoBram18k = 0;
+  std::vector<NodeCost> nodes;
+  std::vector<ChannelCost> channels;
+  std::vector<unsigned> criticalPath;  // indices into nodes, source to sink
+};
+
+GraphCost estimateGraph(dfg::GraphOp graph,
+                        const std::function<const ProcessCost *(llvm::StringRef)> &lookup,
+                        const CostOptions &options = {});
+
+/// FIFO BRAM18K of one channel.
+int64_t channelBram18k(int64_t lanes, int64_t depth, int64_t width, const CostOptions &options);
+
+} // namespace ming::cost
+
+#endif

@@ -1,0 +1,219 @@
+// Cost model (docs/cost-model.md): small processes whose cycles, DSP and
+// BRAM18K can be worked out by hand; the derivations are in the comments.
+// Latencies used below (docs table): dfg.pull/push 1, extsi/index_cast 0,
+// muli (<= 27x18) 2, addi 1, mulf f32 3, addf f32 4, LUTRAM read 1,
+// BRAM read 2, store 1. An op completes at max(operand completions) + latency;
+// depth = the latest completion in one iteration;
+// pipelined cycles = (iterations - 1) * II + depth.
+//
+// RUN: ming-opt %s --pass-pipeline='builtin.module(ming-test-cost-model)' 2>&1 \
+// RUN:   | FileCheck %s
+// RUN: ming-opt %s --pass-pipeline='builtin.module(ming-test-cost-model{auto-partition=1 overrides=facc.L1.unroll=2})' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=HYPO
+
+module {
+  memref.global "private" constant @w4 : memref<4xi8> = dense<[1, 2, 3, 4]>
+  memref.global "private" constant @table : memref<2048xi16> = dense<1>
+
+  // ===== 1. A pipelined int8 MAC loop ======================================
+  // 16 outputs, each the sum of 4 products; the 4 inputs arrive on 4 lanes.
+  // Inside the pipelined loop the k loop is fully unrolled: 4 pulls (one per
+  // lane: port II 1), 4 muli 8x8 (1 DSP each), weights w4[k] with k constant
+  // after unrolling: the ROM folds into constants (no BRAM, no port).
+  // Depth: pull 1, mul 1+2 = 3, adds chained 4, 5, 6, 7, push 8 -> 8.
+  // cycles = 15 * 1 + 8 = 23; first push after 8; DSP = 4 (II 1, no sharing).
+  // CHECK: remark: L0: trip=16 unroll=1 pipelined ii=1 (request) depth=8 cycles=23 dsp=4 ops=[addi 32 x4, muli 8x8->32 x4]
+  // CHECK: remark: rom @w4 4x8b banks=1 words=4 folded bram18k=0
+  // CHECK: remark: process @mac: cycles=23 first=8 dsp=4 bram18k=0
+  dfg.process @mac(%in: !dfg.in<i8, lanes = 4>, %out: !dfg.out<i32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %z = arith.constant 0 : i32
+    scf.for %i = %c0 to %c16 step %c1 {
+      %acc = scf.for %k = %c0 to %c4 step %c1 iter_args(%a = %z) -> (i32) {
+        %x = dfg.pull %in[%k] : !dfg.in<i8, lanes = 4>
+        %w = memref.get_global @w4 : memref<4xi8>
+        %wv = memref.load %w[%k] : memref<4xi8>
+        %xe = arith.extsi %x : i8 to i32
+        %we = arith.extsi %wv : i8 to i32
+        %m = arith.muli %xe, %we : i32
+        %s = arith.addi %a, %m : i32
+        scf.yield %s : i32
+      }
+      dfg.push %acc, %out : !dfg.out<i32>
+    } {ming.pipeline_ii = 1 : i64}
+  }
+
+  // ===== 2. f32 accumulation: II = addf latency ============================
+  // The pipelined k loop carries %a through one addf: recurrence 4 -> II 4.
+  // Depth: pull 1, mulf 4, addf 8. Inner cycles = 31 * 4 + 8 = 132.
+  // The i loop is sequential (its body also pushes, so no flattening): one
+  // iteration = 132 + 1 (push) + 1 (loop state) = 134; 8 * 134 = 1072.
+  // First push right after the first k loop: 132.
+  // DSP: mulf 3 + addf 2, each shared over II 4 -> 5.
+  // CHECK: remark: L0: trip=8 unroll=1 cycles=1072
+  // CHECK: remark: L1: trip=32 unroll=1 pipelined ii=4 (recurrence) depth=8 cycles=132 dsp=5 ops=[addf f32 x1, mulf f32 x1]
+  // CHECK: remark: process @facc: cycles=1072 first=132 dsp=5 bram18k=0
+  // Unrolling k by 2 chains two addf per iteration: II 8, 16 iterations,
+  // depth 12 (second addf at 8 + 4): 15 * 8 + 12 = 132 again, no gain.
+  // HYPO: remark: L1: trip=32 unroll=2 pipelined ii=8 (recurrence) depth=12 cycles=132 dsp=5
+  dfg.process @facc(%in: !dfg.in<f32>, %out: !dfg.out<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c32 = arith.constant 32 : index
+    %zero = arith.constant 0.0 : f32
+    scf.for %i = %c0 to %c8 step %c1 {
+      %r = scf.for %k = %c0 to %c32 step %c1 iter_args(%a = %zero) -> (f32) {
+        %x = dfg.pull %in : !dfg.in<f32>
+        %m = arith.mulf %x, %x : f32
+        %s = arith.addf %a, %m : f32
+        scf.yield %s : f32
+      } {ming.pipeline_ii = 1 : i64}
+      dfg.push %r, %out : !dfg.out<f32>
+    }
+  }
+
+  // ===== 3. Line buffers: BRAM vs LUTRAM vs registers =======================
+  // big: 2x64x8 i8, dim 1 partitioned: 2 banks of 512 words x 8 bits = 4096
+  //   bits > 1024 -> BRAM, 2Kx9 shape: 1 block per bank -> 2.
+  // small: 2x16x4 i8, dim 1 partitioned: 2 banks of 64 x 8 = 512 bits -> LUTRAM.
+  // regs: 3x3 fully partitioned: 9 banks of one word -> registers.
+  // One store per bank per iteration: II 1. Depth: pull 1, stores 2, the
+  // BRAM read 0 + 2 = 2, push 3. cycles = 63 + 3 = 66, first = 3.
+  // CHECK: remark: L0: trip=64 unroll=1 pipelined ii=1 (request) depth=3 cycles=66 dsp=0 ops=[]
+  // CHECK: remark: buffer 1024x8b banks=2 words=512 bram bram18k=2
+  // CHECK: remark: buffer 128x8b banks=2 words=64 lutram bram18k=0
+  // CHECK: remark: buffer 9x8b banks=9 words=1 registers bram18k=0
+  // CHECK: remark: process @lines: cycles=66 first=3 dsp=0 bram18k=2
+  dfg.process @lines(%in: !dfg.in<i8>, %out: !dfg.out<i8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c64 = arith.constant 64 : index
+    %big = memref.alloca() {ming.partition_complete_dims = array<i64: 1>} : memref<2x64x8xi8>
+    %small = memref.alloca() {ming.partition_complete_dims = array<i64: 1>} : memref<2x16x4xi8>
+    %regs = memref.alloca() {ming.partition_complete_dims = array<i64: 1, 2>} : memref<3x3xi8>
+    scf.for %i = %c0 to %c64 step %c1 {
+      %x = dfg.pull %in : !dfg.in<i8>
+      memref.store %x, %big[%c0, %i, %c0] : memref<2x64x8xi8>
+      memref.store %x, %small[%c1, %c0, %c0] : memref<2x16x4xi8>
+      memref.store %x, %regs[%c2, %c2] : memref<3x3xi8>
+      %y = memref.load %big[%c1, %i, %c0] : memref<2x64x8xi8>
+      dfg.push %y, %out : !dfg.out<i8>
+    } {ming.pipeline_ii = 1 : i64}
+  }
+
+  // ===== 4. Memory ports limit II ==========================================
+  // buf: 64 x i16 = 1024 bits, not partitioned -> one LUTRAM bank, 2 ports.
+  // Per iteration 4 reads (k unrolled, distinct addresses) + 1 write = 5
+  // accesses -> II = ceil(5 / 2) = 3. Depth: reads 1, adds 2..5, push 6.
+  // cycles = 15 * 3 + 6 = 51.
+  // CHECK: remark: L0: trip=16 unroll=1 pipelined ii=3 (memory alloca) depth=6 cycles=51 dsp=0 ops=[addi 16 x4]
+  // CHECK: remark: buffer 64x16b banks=1 words=64 lutram bram18k=0
+  // With auto-partition the buffer is split cyclically by 3 (22 words per
+  // bank, still LUTRAM) and II drops to 1: 15 + 6 = 21.
+  // HYPO: remark: L0: trip=16 unroll=1 pipelined ii=1 (request) depth=6 cycles=21
+  // HYPO: remark: buffer 64x16b banks=3 words=22 lutram bram18k=0
+  dfg.process @ports(%in: !dfg.in<i16>, %out: !dfg.out<i16>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %z = arith.constant 0 : i16
+    %buf = memref.alloca() : memref<64xi16>
+    scf.for %i = %c0 to %c16 step %c1 {
+      %s = scf.for %k = %c0 to %c4 step %c1 iter_args(%a = %z) -> (i16) {
+        %v = memref.load %buf[%k] : memref<64xi16>
+        %t = arith.addi %a, %v : i16
+        scf.yield %t : i16
+      }
+      %x = dfg.pull %in : !dfg.in<i16>
+      memref.store %x, %buf[%i] : memref<64xi16>
+      dfg.push %s, %out : !dfg.out<i16>
+    } {ming.pipeline_ii = 1 : i64}
+  }
+
+  // ===== 5. A ROM read at a data-dependent address ==========================
+  // table: 2048 x i16 = 32768 bits; 1Kx18 gives 1 x 2 = 2 blocks (2Kx9: 2 x 1,
+  // 512x36: 1 x 4): 2 BRAM18K. Depth: pull 1, BRAM read 3, push 4: 63 + 4 = 67.
+  // CHECK: remark: L0: trip=64 unroll=1 pipelined ii=1 (request) depth=4 cycles=67 dsp=0 ops=[]
+  // CHECK: remark: rom @table 2048x16b banks=1 words=2048 bram bram18k=2
+  // CHECK: remark: process @lookup: cycles=67 first=4 dsp=0 bram18k=2
+  dfg.process @lookup(%in: !dfg.in<i32>, %out: !dfg.out<i16>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    scf.for %i = %c0 to %c64 step %c1 {
+      %x = dfg.pull %in : !dfg.in<i32>
+      %ix = arith.index_cast %x : i32 to index
+      %t = memref.get_global @table : memref<2048xi16>
+      %v = memref.load %t[%ix] : memref<2048xi16>
+      dfg.push %v, %out : !dfg.out<i16>
+    } {ming.pipeline_ii = 1 : i64}
+  }
+
+  // ===== 6. A 3-stage chain and its FIFOs ===================================
+  // src: 100 pushes at II 1 (lane 0 of 2), push at 1: cycles 99 + 1 = 100,
+  //      first 1.
+  // mid: II 2 requested; x * 3 with x a full i32: the 32-bit operand does not
+  //      fit the 27-bit port, slices 26 + 6 bits -> 2 DSPs, latency 3.
+  //      pull 1, muli 4, push 5: cycles 99 * 2 + 5 = 203, first 5.
+  //      (Shared over II 2, one 2-DSP multiplier: dsp 2.)
+  // sink: pull 1, external store 2: cycles 99 + 2 = 101, first 2 (a sink's
+  //      "first output" is its first store to memory).
+  // Graph: before(src) = 0, before(mid) = 1, before(sink) = 1 + 5 = 6;
+  //        after(sink) = 0, after(mid) = 2, after(src) = 5 + 2 = 7.
+  // dataflow = max(0 + 100 + 7, 1 + 203 + 2, 6 + 101 + 0) = 206 (mid is the
+  // bottleneck); the paper's sum = 100 + 203 + 101 = 404.
+  // FIFOs: i32 x 1024 deep on 2 lanes: 32768 bits per lane, 1Kx18 -> 2 x 1 =
+  // 2 blocks per lane -> 4; i32 x 32 = 1024 bits -> SRL, 0.
+  // CHECK: remark: process @src: cycles=100 first=1 dsp=0 bram18k=0
+  // CHECK: remark: L0: trip=100 unroll=1 pipelined ii=2 (request) depth=5 cycles=203 dsp=2 ops=[muli 32x3->32 x1]
+  // CHECK: remark: process @mid: cycles=203 first=5 dsp=2 bram18k=0
+  // CHECK: remark: process @sink: cycles=101 first=2 dsp=0 bram18k=0
+  // CHECK: remark: fifo lanes=2 depth=1024 width=32 bram18k=4
+  // CHECK: remark: fifo lanes=1 depth=32 width=32 bram18k=0
+  // CHECK: remark: graph: dataflow=206 sum=404 bottleneck=203 dsp=2 bram18k=4 (fifo 4) path=@src -> @mid -> @sink
+  // CHECK: remark: node @src: before=0 cycles=100 after=7
+  // CHECK: remark: node @mid: before=1 cycles=203 after=2
+  // CHECK: remark: node @sink: before=6 cycles=101 after=0
+  dfg.process @src(%out: !dfg.out<i32, lanes = 2>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c100 = arith.constant 100 : index
+    scf.for %i = %c0 to %c100 step %c1 {
+      %v = arith.index_cast %i : index to i32
+      dfg.push %v, %out[%c0] : !dfg.out<i32, lanes = 2>
+    } {ming.pipeline_ii = 1 : i64}
+  }
+  dfg.process @mid(%in: !dfg.in<i32, lanes = 2>, %out: !dfg.out<i32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c100 = arith.constant 100 : index
+    %c3 = arith.constant 3 : i32
+    scf.for %i = %c0 to %c100 step %c1 {
+      %x = dfg.pull %in[%c0] : !dfg.in<i32, lanes = 2>
+      %y = arith.muli %x, %c3 : i32
+      dfg.push %y, %out : !dfg.out<i32>
+    } {ming.pipeline_ii = 2 : i64}
+  }
+  dfg.process @sink(%in: !dfg.in<i32>, %mem: memref<100xi32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c100 = arith.constant 100 : index
+    scf.for %i = %c0 to %c100 step %c1 {
+      %x = dfg.pull %in : !dfg.in<i32>
+      memref.store %x, %mem[%i] : memref<100xi32>
+    } {ming.pipeline_ii = 1 : i64}
+  }
+  dfg.graph @chain(%mem: memref<100xi32>) {
+    %w0, %r0 = dfg.channel<i32, lanes = 2, depth = 1024>
+    %w1, %r1 = dfg.channel<i32, lanes = 1, depth = 32>
+    dfg.instantiate @src(%w0) : !dfg.out<i32, lanes = 2>
+    dfg.instantiate @mid(%r0, %w1) : !dfg.in<i32, lanes = 2>, !dfg.out<i32>
+    dfg.instantiate @sink(%r1, %mem) : !dfg.in<i32>, memref<100xi32>
+  }
+}
