@@ -133,10 +133,10 @@ LogicalResult InstantiateOp::verifySymbolUses(SymbolTableCollection &symbolTable
 //===----------------------------------------------------------------------===//
 
 /// A lane index selects one of several parallel FIFOs; with one lane there is
-/// nothing to select.
+/// nothing to select. Without an index on a multi-lane port the elements go
+/// round robin (element k on lane k mod lanes), so widening a channel keeps
+/// the process body unchanged.
 static LogicalResult verifyLane(Operation *op, unsigned lanes, Value lane) {
-  if (lanes > 1 && !lane)
-    return op->emitOpError("needs a lane index: the port has ") << lanes << " lanes";
   if (lanes == 1 && lane)
     return op->emitOpError("has a lane index, but the port has a single lane");
   return success();

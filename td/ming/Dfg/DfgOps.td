@@ -125,8 +125,11 @@ def Dfg_PullOp : Dfg_Op<"pull", [
                    "::llvm::cast<::ming::dfg::InputType>($_self).getElementType()">]> {
   let summary = "blocking read of one element from an input port";
   let description = [{
-    Reads the next element of lane `lane` (required when the port has more
-    than one lane, absent otherwise). Blocks while the FIFO is empty.
+    Reads the next element of lane `lane` (only on a port with more than
+    one lane). Without an index, a multi-lane port is read round robin: the
+    k-th pull takes the next element of lane k mod lanes, so the stream's
+    element order is the same as with one lane. Blocks while the FIFO is
+    empty.
 
     ```mlir
     %v = dfg.pull %in : !dfg.in<i8>
@@ -144,8 +147,9 @@ def Dfg_PushOp : Dfg_Op<"push", [
                    "::llvm::cast<::ming::dfg::OutputType>($_self).getElementType()">]> {
   let summary = "blocking write of one element to an output port";
   let description = [{
-    Appends `value` to lane `lane` (required when the port has more than one
-    lane, absent otherwise). Blocks while the FIFO is full.
+    Appends `value` to lane `lane` (only on a port with more than one lane).
+    Without an index, a multi-lane port is written round robin (the k-th
+    push goes to lane k mod lanes). Blocks while the FIFO is full.
 
     ```mlir
     dfg.push %v, %out : !dfg.out<i8>

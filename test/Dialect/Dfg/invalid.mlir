@@ -153,25 +153,10 @@ func.func @f() {
 
 // -----
 
-dfg.process @p(%in: !dfg.in<i8, lanes = 4>) {
-  // expected-error @below {{'dfg.pull' op needs a lane index: the port has 4 lanes}}
-  %v = dfg.pull %in : !dfg.in<i8, lanes = 4>
-}
-
-// -----
-
 dfg.process @p(%in: !dfg.in<i8>) {
   %c0 = arith.constant 0 : index
   // expected-error @below {{'dfg.pull' op has a lane index, but the port has a single lane}}
   %v = dfg.pull %in[%c0] : !dfg.in<i8>
-}
-
-// -----
-
-dfg.process @p(%out: !dfg.out<i8, lanes = 2>) {
-  %v = arith.constant 1 : i8
-  // expected-error @below {{'dfg.push' op needs a lane index: the port has 2 lanes}}
-  dfg.push %v, %out : !dfg.out<i8, lanes = 2>
 }
 
 // -----

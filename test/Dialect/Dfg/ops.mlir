@@ -74,3 +74,12 @@ dfg.graph @top(%x: memref<1x2x4x4xi8>, %y: memref<1x2x4x4xi8>) {
   // CHECK: dfg.instantiate @relu(%[[R0]], %[[W1]]) : !dfg.in<i8, lanes = 2>, !dfg.out<i8, lanes = 2>
   dfg.instantiate @relu(%r0, %w1) : !dfg.in<i8, lanes = 2>, !dfg.out<i8, lanes = 2>
 }
+
+// A multi-lane port without lane indices is read and written round robin.
+// CHECK-LABEL: dfg.process @round_robin
+// CHECK: dfg.pull %{{.*}} : !dfg.in<i8, lanes = 4>
+// CHECK: dfg.push %{{.*}}, %{{.*}} : !dfg.out<i8, lanes = 2>
+dfg.process @round_robin(%in: !dfg.in<i8, lanes = 4>, %out: !dfg.out<i8, lanes = 2>) {
+  %v = dfg.pull %in : !dfg.in<i8, lanes = 4>
+  dfg.push %v, %out : !dfg.out<i8, lanes = 2>
+}
