@@ -274,19 +274,19 @@ def kernel_conv_relu_i8(size):
 conv_relu (shared/BENCHMARKS.md), int8, H=W={size}: conv 3->8 3x3 pad 1, requant + ReLU.""")
 
 
-def kernel_cascade_conv_i8():
-    k = K("cascade_conv", [((1, 3, 32, 32), "i8")], 2)
-    x, s = "%arg0", (1, 3, 32, 32)
+def kernel_cascade_conv_i8(size=32):
+    k = K("cascade_conv", [((1, 3, size, size), "i8")], 2)
+    x, s = "%arg0", (1, 3, size, size)
     for cin, rms in ((3, 74), (8, 27), (8, 27)):
         x, s = conv_layer_i8(k, x, s, cin, 8, True, in_rms=rms)
-    return k.text([(x, s, "i8")], """
-cascade_conv (shared/BENCHMARKS.md), int8, H=W=32: three conv 3x3 pad 1 (3->8, 8->8, 8->8),
+    return k.text([(x, s, "i8")], f"""
+cascade_conv (shared/BENCHMARKS.md), int8, H=W={size}: three conv 3x3 pad 1 (3->8, 8->8, 8->8),
 each requantised with ReLU.""")
 
 
-def kernel_residual_block_i8():
-    k = K("residual_block", [((1, 8, 32, 32), "i8")], 3)
-    s = (1, 8, 32, 32)
+def kernel_residual_block_i8(size=32):
+    k = K("residual_block", [((1, 8, size, size), "i8")], 3)
+    s = (1, 8, size, size)
     h, _ = conv_layer_i8(k, "%arg0", s, 8, 8, True)
     h, _ = conv_layer_i8(k, h, s, 8, 8, False, in_rms=27)
     idm = k.amap("id4", "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>")
@@ -296,8 +296,8 @@ def kernel_residual_block_i8():
                    "%2 = arith.addi %0, %1 : i32", "%3 = arith.maxsi %2, %lo : i32",
                    "%4 = arith.minsi %3, %hi : i32", "%r = arith.trunci %4 : i32 to i8"], hint="res",
                   model=lambda a, b: np.clip(a + b, 0, 127))
-    return k.text([(y, s, "i8")], """
-residual_block (shared/BENCHMARKS.md), int8, H=W=32: conv 8->8 + requant/ReLU, conv 8->8 +
+    return k.text([(y, s, "i8")], f"""
+residual_block (shared/BENCHMARKS.md), int8, H=W={size}: conv 8->8 + requant/ReLU, conv 8->8 +
 requant, add the block's input (used twice: conv path and skip), ReLU, clamp to i8.""")
 
 
