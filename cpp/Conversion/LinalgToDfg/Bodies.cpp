@@ -643,6 +643,16 @@ LogicalResult buildWindow(OpBuilder &b, Location loc, linalg::GenericOp op,
   Value window = e.buffer({keff[0], keff[1], channels}, elem);
   window.getDefiningOp()->setAttr("ming.partition_complete_dims",
                                   b.getDenseI64ArrayAttr({1, 2}));
+  // Start from the pad value: the shifts then never copy an indeterminate
+  // value (undefined behaviour in C++), at a cost of one pass over the
+  // buffers before the first pixel.
+  for (Value buffer : {lines, window}) {
+    if (!buffer)
+      continue;
+    e.nest(cast<MemRefType>(buffer.getType()).getShape(), [&](ArrayRef<Value> bivs) {
+      memref::StoreOp::create(b, loc, e.constant(padValue), buffer, bivs);
+    });
+  }
 
   SmallVector<Value> ivs(trips.size());
   std::optional<unsigned> batchLoop;
