@@ -56,8 +56,22 @@ static LogicalResult verifyScalar(function_ref<InFlightDiagnostic()> emitError, 
   return success();
 }
 
+/// Streams and variables may also hold a packed word of L scalars,
+/// `vector<LxT>` (hls::vector<T, L>): one dimension, static, not scalable.
+static LogicalResult verifyScalarOrWord(function_ref<InFlightDiagnostic()> emitError, Type type,
+                                        StringRef what) {
+  auto word = dyn_cast<VectorType>(type);
+  if (!word)
+    return verifyScalar(emitError, type, what);
+  if (word.getRank() != 1 || word.isScalable())
+    return emitError() << what
+                       << " word type must be a one-dimensional, fixed-size vector<LxT>, got "
+                       << type;
+  return verifyScalar(emitError, word.getElementType(), (what + " word").str());
+}
+
 LogicalResult StreamType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType) {
-  return verifyScalar(emitError, elementType, "stream");
+  return verifyScalarOrWord(emitError, elementType, "stream");
 }
 
 LogicalResult PointerType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType) {
@@ -65,7 +79,7 @@ LogicalResult PointerType::verify(function_ref<InFlightDiagnostic()> emitError, 
 }
 
 LogicalResult VarType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType) {
-  return verifyScalar(emitError, elementType, "variable");
+  return verifyScalarOrWord(emitError, elementType, "variable");
 }
 
 LogicalResult ArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -83,6 +97,9 @@ Type ming::emithls::getMemoryElementType(Type type) {
     return array.getElementType();
   if (auto ptr = dyn_cast<PointerType>(type))
     return ptr.getElementType();
+  if (auto var = dyn_cast<VarType>(type))
+    if (auto word = dyn_cast<VectorType>(var.getElementType()))
+      return word.getElementType();
   return type;
 }
 

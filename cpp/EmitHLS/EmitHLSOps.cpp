@@ -279,7 +279,9 @@ static LogicalResult verifySubscripts(Operation *op, Type memory, size_t numIndi
     return success();
   }
   if (numIndices != 1)
-    return op->emitOpError("needs exactly one index into a pointer, got ") << numIndices;
+    return op->emitOpError("needs exactly one index into ")
+           << (isa<PointerType>(memory) ? "a pointer" : "a word variable") << ", got "
+           << numIndices;
   return success();
 }
 

@@ -18,9 +18,9 @@ pub enum HlsType {
     Array { shape: Vec<u64>, elem: String },
     /// `!emitHLS.ptr<T>`.
     Ptr(String),
-    /// `!emitHLS.stream<T>`.
+    /// `!emitHLS.stream<T>`: T a scalar or a word `vector<LxT>`.
     Stream(String),
-    /// `!emitHLS.var<T>`.
+    /// `!emitHLS.var<T>`: T a scalar or a word `vector<LxT>`.
     Var(String),
 }
 
@@ -33,14 +33,15 @@ pub fn parse_type(text: &str) -> Option<HlsType> {
         let (kind, body) = rest.split_at(open);
         let body = body.strip_prefix('<')?.strip_suffix('>')?.trim();
         let scalar = |s: &str| scalar_cpp(s).map(|_| s.to_string());
+        let value = |s: &str| value_cpp(s).map(|_| s.to_string());
         return match kind {
             "array" => {
                 let (shape, elem) = parse_shape(body)?;
                 Some(HlsType::Array { shape, elem: scalar(elem)? })
             }
             "ptr" => Some(HlsType::Ptr(scalar(body)?)),
-            "stream" => Some(HlsType::Stream(scalar(body)?)),
-            "var" => Some(HlsType::Var(scalar(body)?)),
+            "stream" => Some(HlsType::Stream(value(body)?)),
+            "var" => Some(HlsType::Var(value(body)?)),
             _ => None,
         };
     }
@@ -95,6 +96,25 @@ pub fn scalar_cpp(text: &str) -> Option<String> {
         w @ (8 | 16 | 32 | 64) => format!("int{w}_t"),
         w => format!("ap_int<{w}>"),
     })
+}
+
+/// `vector<4xi8>` -> (4, "i8"): a packed word of lanes (one dimension of at
+/// least 1, integer or float elements, as the emitHLS verifier requires).
+pub fn parse_word(text: &str) -> Option<(u64, &str)> {
+    let body = text.trim().strip_prefix("vector<")?.strip_suffix('>')?;
+    match parse_shape(body)? {
+        (shape, elem) if shape.len() == 1 && elem != "index" && scalar_cpp(elem).is_some() => Some((shape[0], elem)),
+        _ => None,
+    }
+}
+
+/// The C++ type of a value a stream or variable holds: a scalar
+/// (`scalar_cpp`) or a packed word, `vector<4xi8>` -> `hls::vector<int8_t, 4>`.
+pub fn value_cpp(text: &str) -> Option<String> {
+    match parse_word(text) {
+        Some((lanes, elem)) => Some(format!("hls::vector<{}, {lanes}>", scalar_cpp(elem)?)),
+        None => scalar_cpp(text),
+    }
 }
 
 /// The unsigned C++ type of the same width, for the unsigned arith ops.
@@ -176,6 +196,11 @@ mod tests {
         assert_eq!(parse_type("!emitHLS.ptr<f32>"), Some(HlsType::Ptr("f32".into())));
         assert_eq!(parse_type("!emitHLS.stream<i7>"), Some(HlsType::Stream("i7".into())));
         assert_eq!(parse_type("!emitHLS.var<i32>"), Some(HlsType::Var("i32".into())));
+        assert_eq!(
+            parse_type("!emitHLS.stream<vector<8xi8>>"),
+            Some(HlsType::Stream("vector<8xi8>".into()))
+        );
+        assert_eq!(parse_type("!emitHLS.var<vector<4xf32>>"), Some(HlsType::Var("vector<4xf32>".into())));
         assert_eq!(parse_type("i1"), Some(HlsType::Scalar("i1".into())));
         for bad in [
             "!emitHLS.array<i8>",
@@ -185,6 +210,11 @@ mod tests {
             "!emitHLS.array<3xf16>",
             "!emitHLS.array<3x34xi8",
             "!emitHLS.stream<!emitHLS.stream<i8>>",
+            "!emitHLS.stream<vector<2x4xi8>>",
+            "!emitHLS.stream<vector<4xf16>>",
+            "!emitHLS.stream<vector<[4]xi8>>",
+            "!emitHLS.array<4xvector<4xi8>>",
+            "!emitHLS.ptr<vector<4xi8>>",
             "!emitHLS.foo<i8>",
             "!emitHLS.ptr",
             "!emitHLS.array<99999999999999999999999xi8>",
@@ -192,6 +222,18 @@ mod tests {
             "",
         ] {
             assert_eq!(parse_type(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn words() {
+        assert_eq!(parse_word("vector<8xi8>"), Some((8, "i8")));
+        assert_eq!(value_cpp("vector<8xi8>").as_deref(), Some("hls::vector<int8_t, 8>"));
+        assert_eq!(value_cpp("vector<2xf32>").as_deref(), Some("hls::vector<float, 2>"));
+        assert_eq!(value_cpp("vector<4xi12>").as_deref(), Some("hls::vector<ap_int<12>, 4>"));
+        assert_eq!(value_cpp("i32").as_deref(), Some("int32_t"));
+        for bad in ["vector<i8>", "vector<0xi8>", "vector<2x2xi8>", "vector<4xindex>", "vector<4xi8", "tensor<4xi8>"] {
+            assert_eq!(value_cpp(bad), None, "{bad}");
         }
     }
 

@@ -4,6 +4,12 @@
 //   dfg.process  -> emitHLS.func with INLINE off; ports become streams and
 //                   arrays; the body (scf, memref, arith, math, pull/push) is
 //                   rebuilt op by op with an IRMapping.
+//   lanes = L    -> a channel of L > 1 lanes is ONE stream of packed words
+//                   (hls::vector<T, L>): each such port keeps a word and a
+//                   lane (a counter, or the innermost loop's iteration mod L),
+//                   so the round-robin pulls and pushes of an unchanged body
+//                   move one word per L elements. L must divide the number
+//                   of elements on the channel.
 //   dfg.graph    -> the top emitHLS.func: AXI interfaces, DATAFLOW, one
 //                   hls::stream per channel, one call per instance in
 //                   producer -> consumer order.
@@ -67,16 +73,19 @@ static FailureOr<hls::ArrayType> convertMemRef(MemRefType type, Operation *where
   return array;
 }
 
-/// A single-lane channel end becomes an hls::stream of its element type.
+/// A channel end becomes an hls::stream: of its element type with one lane,
+/// of packed words vector<LxT> (hls::vector<T, L>) with L > 1 lanes.
 static FailureOr<hls::StreamType> convertChannelEnd(Type elementType, unsigned lanes,
                                                     Operation *where, const Twine &what) {
-  if (lanes > 1)
-    return where->emitOpError() << what << " has " << lanes
-                                << " lanes; multi-lane channels are not supported yet "
-                                   "(they come with the DSE)";
+  Type word = elementType;
+  if (lanes > 1) {
+    if (!isa<IntegerType, FloatType>(elementType))
+      return where->emitOpError() << what << " has element type " << elementType
+                                  << "; only integer and float lanes pack into a word";
+    word = VectorType::get({int64_t(lanes)}, elementType);
+  }
   hls::StreamType stream = hls::StreamType::getChecked(
-      [&] { return where->emitOpError() << what << ": "; }, elementType.getContext(),
-      elementType);
+      [&] { return where->emitOpError() << what << ": "; }, elementType.getContext(), word);
   if (!stream)
     return failure();
   return stream;
@@ -143,6 +152,22 @@ private:
   LogicalResult lowerPull(dfg::PullOp op);
   LogicalResult lowerPush(dfg::PushOp op);
 
+  /// The word and lane counter of every port with more than one lane.
+  void createLaneState(Block &source, Block &entry);
+  /// An integer or index constant, created once per function at its top.
+  Value laneConstant(int64_t value, Type type);
+  struct LanePort;
+  /// The lane the current pull or push takes: `index` subscripts the word,
+  /// `value` (the same or the i32 counter) is compared with 0 and L - 1.
+  struct Lane {
+    Value index;
+    Value value;
+  };
+  Lane currentLane(Location loc, const LanePort &port);
+  Value laneIs(Location loc, Lane lane, int64_t k);
+  /// `lane = lane == L - 1 ? 0 : lane + 1;` (counted lanes only).
+  void advanceLane(Location loc, const LanePort &port, Lane lane, Value last);
+
   // Loop-carried values and if results: emitHLS regions yield nothing, so
   // they live in C++ variables, exactly as a hand-written kernel would do.
   // An index value is kept in an i64 variable (C++ has no `index`).
@@ -156,6 +181,8 @@ private:
   FailureOr<std::string> loopLabel(scf::ForOp loop);
   /// One ARRAY_PARTITION complete per dimension listed on `op`.
   LogicalResult addPartitions(Operation *op, Value array, llvm::SmallDenseSet<int64_t> &done);
+  /// One ARRAY_PARTITION cyclic per (dim, factor) pair of ming.partition_cyclic (the DSE's).
+  LogicalResult addCyclicPartitions(Operation *op, Value array, llvm::SmallDenseSet<int64_t> &done);
 
   const llvm::StringMap<memref::GlobalOp> &globals;
   OpBuilder *builder = nullptr;
@@ -169,6 +196,24 @@ private:
   llvm::StringMap<Rom> roms;
   /// C++ labels have function scope: a repeated name gets a suffix.
   llvm::StringSet<> labels;
+
+  /// A port of L > 1 lanes: `hls::vector<T, L> word;` holds the word being
+  /// read or filled, `int32_t lane = 0;` the element of it the next pull or
+  /// push takes. When the port's only pull or push sits directly in a loop
+  /// nest and L divides the innermost trip count, the lane is the innermost
+  /// iteration number mod L instead (no counter): after an unroll by a
+  /// multiple of L, HLS sees constant lanes and one FIFO access per L
+  /// elements. By source port (block argument of the process).
+  struct LanePort {
+    Value word;
+    Value lane;          // the counter; null when `loop` gives the lane
+    scf::ForOp loop;     // the innermost loop whose iteration number gives the lane
+    int64_t lanes;
+  };
+  llvm::DenseMap<Value, LanePort> lanePorts;
+  /// Where the lane state and its constants go: the top of the function.
+  Operation *laneInsertPoint = nullptr;
+  llvm::DenseMap<std::pair<int64_t, Type>, Value> laneConstants;
 };
 } // namespace
 
@@ -192,6 +237,8 @@ LogicalResult ProcessLowering::lower(dfg::ProcessOp process, OpBuilder &b) {
   builder = &b;
   // Every process is its own dataflow module, never inlined into the top.
   romInsertPoint = hls::PragmaInlineOp::create(b, loc, /*off=*/true);
+  laneInsertPoint = romInsertPoint;
+  createLaneState(source, *entry);
   if (failed(lowerBlock(source)))
     return failure();
   hls::ReturnOp::create(b, loc, Value());
@@ -413,6 +460,8 @@ LogicalResult ProcessLowering::lowerIf(scf::IfOp op) {
 
 LogicalResult ProcessLowering::addPartitions(Operation *op, Value array,
                                              llvm::SmallDenseSet<int64_t> &done) {
+  if (failed(addCyclicPartitions(op, array, done)))
+    return failure();
   Attribute attr = op->getAttr(kPartitionComplete);
   if (!attr)
     return success();
@@ -428,6 +477,31 @@ LogicalResult ProcessLowering::addPartitions(Operation *op, Value array,
     if (done.insert(dim).second)
       hls::PragmaArrayPartitionOp::create(*builder, op->getLoc(), array,
                                           hls::PartitionKind::Complete, IntegerAttr(), dim);
+  }
+  return success();
+}
+
+/// `ming.partition_cyclic = array<i64: dim, factor, ...>` (1-based dims, set
+/// by the DSE): ARRAY_PARTITION cyclic; `done` holds -dim once emitted.
+LogicalResult ProcessLowering::addCyclicPartitions(Operation *op, Value array,
+                                                   llvm::SmallDenseSet<int64_t> &done) {
+  Attribute attr = op->getAttr("ming.partition_cyclic");
+  if (!attr)
+    return success();
+  auto spec = dyn_cast<DenseI64ArrayAttr>(attr);
+  ArrayRef<int64_t> shape = cast<hls::ArrayType>(array.getType()).getShape();
+  if (!spec || spec.size() % 2 != 0)
+    return op->emitOpError("ming.partition_cyclic must be an array<i64: dim, factor, ...>, got ")
+           << attr;
+  for (size_t i = 0; i < spec.size(); i += 2) {
+    int64_t dim = spec[i], factor = spec[i + 1];
+    if (dim < 1 || dim > int64_t(shape.size()) || factor < 2 || factor > shape[dim - 1])
+      return op->emitOpError("ming.partition_cyclic: dimension ")
+             << dim << " with factor " << factor << " does not fit the array";
+    if (done.insert(-dim).second)
+      hls::PragmaArrayPartitionOp::create(*builder, op->getLoc(), array,
+                                          hls::PartitionKind::Cyclic,
+                                          builder->getI64IntegerAttr(factor), dim);
   }
   return success();
 }
@@ -522,19 +596,183 @@ LogicalResult ProcessLowering::lowerStore(memref::StoreOp op) {
 // Streams
 //===----------------------------------------------------------------------===//
 
-// Ports with several lanes were rejected with the signature, so a pull or
-// push here names a single-lane port and carries no lane index.
+// A single-lane port is read and written element by element. A port of L
+// lanes moves packed words, and its k-th pull or push takes element k mod L
+// of the current word (the round robin of dfg.pull/push without a lane
+// index), so the element order on the channel is the one-lane order:
+//
+//   pull: if (lane == 0) word = s.read();   push: word[lane] = v;
+//         v = word[lane];                         if (lane == L-1) s.write(word);
+//         lane = lane == L-1 ? 0 : lane + 1;      lane = lane == L-1 ? 0 : lane + 1;
+//
+// `lane` is a counter in general; where the lane follows from the innermost
+// loop (see LanePort) it is `i % L` and there is no counter to advance.
+// An explicit lane index would need one FIFO per lane; nothing generates it.
+
+static InFlightDiagnostic laneIndexError(Operation *op, unsigned lanes) {
+  return op->emitOpError("names a lane explicitly; on a port of ")
+         << lanes << " lanes only round-robin " << op->getName()
+         << " (without a lane index) is supported, since the lanes travel together as one "
+            "word of an hls::stream<hls::vector<T, L>>";
+}
+
+static std::optional<int64_t> constantTripCount(scf::ForOp loop) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return *ub > *lb ? llvm::divideCeil(*ub - *lb, *step) : 0;
+}
+
+/// The loop whose iteration number mod `lanes` is the lane of every transfer
+/// on `port`: its only pull or push is directly in that loop, every op around
+/// it up to the process is a loop with constant bounds, and `lanes` divides
+/// the loop's trip count. The k-th transfer is then iteration k mod T of the
+/// loop (T its trip count), and k mod L = (k mod T) mod L. Null otherwise.
+static scf::ForOp laneLoop(BlockArgument port, int64_t lanes) {
+  Operation *only = nullptr;
+  for (Operation *user : port.getUsers()) {
+    if (only)
+      return {};
+    only = user;
+  }
+  if (!only || !isa<dfg::PullOp, dfg::PushOp>(only))
+    return {};
+  auto loop = dyn_cast<scf::ForOp>(only->getParentOp());
+  for (Operation *parent = only->getParentOp(); parent && !isa<dfg::ProcessOp>(parent);
+       parent = parent->getParentOp()) {
+    auto around = dyn_cast<scf::ForOp>(parent);
+    if (!around || !constantTripCount(around))
+      return {};
+  }
+  if (!loop || *constantTripCount(loop) % lanes != 0)
+    return {};
+  return loop;
+}
+
+Value ProcessLowering::laneConstant(int64_t value, Type type) {
+  Value &constant = laneConstants[{value, type}];
+  if (!constant) {
+    OpBuilder::InsertionGuard guard(*builder);
+    builder->setInsertionPointAfter(laneInsertPoint);
+    constant = arith::ConstantOp::create(*builder, laneInsertPoint->getLoc(),
+                                         builder->getIntegerAttr(type, value));
+    laneInsertPoint = constant.getDefiningOp();
+  }
+  return constant;
+}
+
+void ProcessLowering::createLaneState(Block &source, Block &entry) {
+  for (auto [arg, target] : llvm::zip_equal(source.getArguments(), entry.getArguments())) {
+    auto stream = dyn_cast<hls::StreamType>(target.getType());
+    auto word = stream ? dyn_cast<VectorType>(stream.getElementType()) : VectorType();
+    if (!word)
+      continue;
+    int64_t lanes = word.getNumElements();
+    scf::ForOp loop = laneLoop(arg, lanes);
+    Value zero = loop ? Value() : laneConstant(0, builder->getI32Type());
+    OpBuilder::InsertionGuard guard(*builder);
+    builder->setInsertionPointAfter(laneInsertPoint);
+    Value wordVar = hls::VarOp::create(*builder, arg.getLoc(),
+                                       hls::VarType::get(builder->getContext(), word), Value());
+    Value laneVar;
+    if (!loop)
+      laneVar = hls::VarOp::create(
+          *builder, arg.getLoc(),
+          hls::VarType::get(builder->getContext(), builder->getI32Type()), zero);
+    laneInsertPoint = (laneVar ? laneVar : wordVar).getDefiningOp();
+    lanePorts[arg] = LanePort{wordVar, laneVar, loop, lanes};
+  }
+}
+
+ProcessLowering::Lane ProcessLowering::currentLane(Location loc, const LanePort &port) {
+  if (!port.loop) {
+    Value counter = hls::GetOp::create(*builder, loc, builder->getI32Type(), port.lane);
+    Value index = arith::IndexCastOp::create(*builder, loc, builder->getIndexType(), counter);
+    return {index, counter};
+  }
+  // (i - lb) / step is the iteration number; mod L unless it stays below L.
+  scf::ForOp loop = port.loop; // ForOp's accessors are not const
+  Type indexType = builder->getIndexType();
+  Value lane = mapping.lookup(loop.getInductionVar());
+  int64_t lb = *getConstantIntValue(loop.getLowerBound());
+  int64_t step = *getConstantIntValue(loop.getStep());
+  if (lb != 0)
+    lane = arith::SubIOp::create(*builder, loc, lane, laneConstant(lb, indexType));
+  if (step != 1)
+    lane = arith::DivUIOp::create(*builder, loc, lane, laneConstant(step, indexType));
+  if (*constantTripCount(loop) != port.lanes)
+    lane = arith::RemUIOp::create(*builder, loc, lane, laneConstant(port.lanes, indexType));
+  return {lane, lane};
+}
+
+Value ProcessLowering::laneIs(Location loc, Lane lane, int64_t k) {
+  return arith::CmpIOp::create(*builder, loc, arith::CmpIPredicate::eq, lane.value,
+                               laneConstant(k, lane.value.getType()));
+}
+
+void ProcessLowering::advanceLane(Location loc, const LanePort &port, Lane lane, Value last) {
+  if (port.loop)
+    return;
+  Type i32 = builder->getI32Type();
+  Value next = arith::AddIOp::create(*builder, loc, lane.value, laneConstant(1, i32));
+  Value wrapped = arith::SelectOp::create(*builder, loc, last, laneConstant(0, i32), next);
+  hls::AssignOp::create(*builder, loc, wrapped, port.lane);
+}
 
 LogicalResult ProcessLowering::lowerPull(dfg::PullOp op) {
-  Value value = hls::StreamReadOp::create(*builder, op.getLoc(), op.getType(),
-                                          mapping.lookup(op.getPort()));
+  Location loc = op.getLoc();
+  Value stream = mapping.lookup(op.getPort());
+  auto it = lanePorts.find(op.getPort());
+  if (it == lanePorts.end()) {
+    Value value = hls::StreamReadOp::create(*builder, loc, op.getType(), stream);
+    mapping.map(op.getResult(), value);
+    return success();
+  }
+  LanePort port = it->second;
+  if (op.getLane())
+    return laneIndexError(op, port.lanes);
+  Lane lane = currentLane(loc, port);
+  auto ifFirst = hls::IfOp::create(*builder, loc, laneIs(loc, lane, 0));
+  {
+    OpBuilder::InsertionGuard guard(*builder);
+    builder->setInsertionPoint(ifFirst.getThenBlock()->getTerminator());
+    Type wordType = cast<hls::VarType>(port.word.getType()).getElementType();
+    Value word = hls::StreamReadOp::create(*builder, loc, wordType, stream);
+    hls::AssignOp::create(*builder, loc, word, port.word);
+  }
+  Value value = hls::LoadOp::create(*builder, loc, op.getType(), port.word, ValueRange{lane.index});
+  if (!port.loop)
+    advanceLane(loc, port, lane, laneIs(loc, lane, port.lanes - 1));
   mapping.map(op.getResult(), value);
   return success();
 }
 
 LogicalResult ProcessLowering::lowerPush(dfg::PushOp op) {
-  hls::StreamWriteOp::create(*builder, op.getLoc(), mapping.lookup(op.getPort()),
-                             mapping.lookup(op.getValue()));
+  Location loc = op.getLoc();
+  Value stream = mapping.lookup(op.getPort());
+  Value value = mapping.lookup(op.getValue());
+  auto it = lanePorts.find(op.getPort());
+  if (it == lanePorts.end()) {
+    hls::StreamWriteOp::create(*builder, loc, stream, value);
+    return success();
+  }
+  LanePort port = it->second;
+  if (op.getLane())
+    return laneIndexError(op, port.lanes);
+  Lane lane = currentLane(loc, port);
+  hls::StoreOp::create(*builder, loc, value, port.word, ValueRange{lane.index});
+  Value last = laneIs(loc, lane, port.lanes - 1);
+  auto ifLast = hls::IfOp::create(*builder, loc, last);
+  {
+    OpBuilder::InsertionGuard guard(*builder);
+    builder->setInsertionPoint(ifLast.getThenBlock()->getTerminator());
+    Type wordType = cast<hls::VarType>(port.word.getType()).getElementType();
+    Value word = hls::GetOp::create(*builder, loc, wordType, port.word);
+    hls::StreamWriteOp::create(*builder, loc, stream, word);
+  }
+  advanceLane(loc, port, lane, last);
   return success();
 }
 
@@ -582,8 +820,80 @@ static FailureOr<SmallVector<dfg::InstantiateOp>> sortInstances(dfg::GraphOp gra
   return order;
 }
 
+/// How many elements a process moves through `port` in one run: the pulls or
+/// pushes on it, each times the trip counts of the loops around it. None when
+/// some of them are conditional (inside an scf.if) or in a loop without
+/// constant bounds.
+static std::optional<int64_t> countTransfers(Value port) {
+  int64_t total = 0;
+  for (Operation *user : port.getUsers()) {
+    if (!isa<dfg::PullOp, dfg::PushOp>(user))
+      continue;
+    int64_t count = 1;
+    for (Operation *parent = user->getParentOp(); parent && !isa<dfg::ProcessOp>(parent);
+         parent = parent->getParentOp()) {
+      auto loop = dyn_cast<scf::ForOp>(parent);
+      std::optional<int64_t> trips = loop ? constantTripCount(loop) : std::nullopt;
+      if (!trips)
+        return std::nullopt;
+      count *= *trips;
+    }
+    total += count;
+  }
+  return total;
+}
+
+/// A channel of L lanes moves whole words of L elements: the last word is
+/// written only once it is full, so L must divide the number of elements on
+/// the channel. It is counted at whichever end moves them unconditionally
+/// (a sliding window pushes under a condition, its consumer pulls in a plain
+/// loop nest); both counts, when known, must be multiples of L, and a
+/// channel counted at neither end only gets a warning.
+static LogicalResult checkLanesDivide(dfg::ChannelOp channel,
+                                      const llvm::StringMap<dfg::ProcessOp> &processes) {
+  int64_t lanes = channel.getLanes();
+  if (lanes <= 1)
+    return success();
+  struct End {
+    Value channelEnd;
+    StringRef verb;
+  };
+  bool counted = false;
+  std::string ends;
+  for (End end : {End{channel.getWrite(), "pushes"}, End{channel.getRead(), "pulls"}}) {
+    OpOperand &use = *end.channelEnd.use_begin();
+    auto inst = cast<dfg::InstantiateOp>(use.getOwner());
+    dfg::ProcessOp process = processes.lookup(inst.getCallee());
+    if (!process)
+      continue;
+    unsigned index = use.getOperandNumber() - inst.getPorts().getBeginOperandIndex();
+    std::optional<int64_t> count = countTransfers(process.getBody().front().getArgument(index));
+    if (!count) {
+      ends += (ends.empty() ? "@" : " and @") + inst.getCallee().str() + " " + end.verb.str();
+      continue;
+    }
+    counted = true;
+    if (*count % lanes != 0)
+      return channel.emitOpError("has ")
+             << lanes << " lanes, which do not divide the " << *count << " elements @"
+             << inst.getCallee() << " " << end.verb
+             << " through it; its lanes travel as words of " << lanes
+             << " elements, so the lane count must divide the number of elements";
+  }
+  // A sliding window feeding another one pushes and pulls under conditions
+  // on both ends. The DSE picks lanes among the divisors of the tensor's
+  // size, so trust it, but say that nothing checked it: a partial last word
+  // would never be written, and the C simulation would report the deadlock.
+  if (!counted)
+    channel.emitWarning("has ")
+        << lanes << " lanes, but the number of elements on it cannot be counted statically ("
+        << ends << " conditionally); unchecked: the lane count must divide it";
+  return success();
+}
+
 /// `dfg.graph` -> the top function: AXI interfaces, DATAFLOW, streams, calls.
-static LogicalResult lowerGraph(dfg::GraphOp graph, OpBuilder &b) {
+static LogicalResult lowerGraph(dfg::GraphOp graph, OpBuilder &b,
+                                const llvm::StringMap<dfg::ProcessOp> &processes) {
   if (failed(checkCName(graph, graph.getSymName())))
     return failure();
   FailureOr<FunctionType> type = convertSignature(graph);
@@ -631,6 +941,8 @@ static LogicalResult lowerGraph(dfg::GraphOp graph, OpBuilder &b) {
       auto channel = port.getDefiningOp<dfg::ChannelOp>();
       if (!channel || port != channel.getWrite())
         continue;
+      if (failed(checkLanesDivide(channel, processes)))
+        return failure();
       FailureOr<hls::StreamType> streamType =
           convertChannelEnd(channel.getElementType(), channel.getLanes(), channel, "the channel");
       if (failed(streamType))
@@ -670,13 +982,16 @@ struct ConvertDfgToEmitHLS : ming::impl::ConvertDfgToEmitHLSBase<ConvertDfgToEmi
 
   static LogicalResult convert(ModuleOp module) {
     llvm::StringMap<memref::GlobalOp> globals;
+    llvm::StringMap<dfg::ProcessOp> processByName;
     SmallVector<dfg::ProcessOp> processes;
     SmallVector<dfg::GraphOp> graphs;
     for (Operation &op : *module.getBody()) {
       if (auto global = dyn_cast<memref::GlobalOp>(op))
         globals[global.getSymName()] = global;
-      else if (auto process = dyn_cast<dfg::ProcessOp>(op))
+      else if (auto process = dyn_cast<dfg::ProcessOp>(op)) {
         processes.push_back(process);
+        processByName[process.getSymName()] = process;
+      }
       else if (auto graph = dyn_cast<dfg::GraphOp>(op))
         graphs.push_back(graph);
       else
@@ -696,7 +1011,7 @@ struct ConvertDfgToEmitHLS : ming::impl::ConvertDfgToEmitHLSBase<ConvertDfgToEmi
     for (dfg::ProcessOp process : processes)
       if (failed(ProcessLowering(globals).lower(process, b)))
         return failure();
-    if (failed(lowerGraph(graphs[0], b)))
+    if (failed(lowerGraph(graphs[0], b, processByName)))
       return failure();
 
     graphs[0]->erase();

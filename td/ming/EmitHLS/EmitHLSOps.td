@@ -12,9 +12,17 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 // The enum attributes print their own leading space (the generic form needs
 // it after the mnemonic), hence the `` before each of them in op formats.
 
-// Values that name memory: a local or argument array, or an AXI pointer.
-def EmitHLS_MemoryType : AnyTypeOf<[EmitHLS_ArrayType, EmitHLS_PointerType],
-                                   "!emitHLS.array or !emitHLS.ptr">;
+// A variable holding a packed word (hls::vector<T, L>): subscripted like a
+// one-dimensional array, `w[i]`.
+def EmitHLS_WordVarType : Type<
+    CPred<"::llvm::isa<::ming::emithls::VarType>($_self) && ::llvm::isa<::mlir::VectorType>("
+          "::llvm::cast<::ming::emithls::VarType>($_self).getElementType())">,
+    "!emitHLS.var of a vector", "::ming::emithls::VarType">;
+
+// Values that name memory: a local or argument array, an AXI pointer, or a
+// word variable.
+def EmitHLS_MemoryType : AnyTypeOf<[EmitHLS_ArrayType, EmitHLS_PointerType, EmitHLS_WordVarType],
+                                   "!emitHLS.array, !emitHLS.ptr or !emitHLS.var<vector<...>>">;
 
 //===----------------------------------------------------------------------===//
 // Functions: func, return, call
@@ -119,10 +127,13 @@ def EmitHLS_StreamOp : EmitHLS_Op<"stream"> {
   let summary = "a local hls::stream";
   let description = [{
     `hls::stream<T> s;`: a FIFO between dataflow processes. Its depth is set
-    by an `emitHLS.pragma.stream`.
+    by an `emitHLS.pragma.stream`. A stream of `vector<LxT>` carries packed
+    words of L elements, `hls::stream<hls::vector<T, L>>`: one FIFO access
+    moves L elements (a channel of L lanes).
 
     ```mlir
     %s = emitHLS.stream : !emitHLS.stream<i8>
+    %w = emitHLS.stream : !emitHLS.stream<vector<4xi8>>
     ```
   }];
   let results = (outs Res<EmitHLS_StreamType, "the stream", [MemAlloc]>:$result);
@@ -132,14 +143,17 @@ def EmitHLS_StreamOp : EmitHLS_Op<"stream"> {
 def EmitHLS_VarOp : EmitHLS_Op<"var", [
     OptionalTypesMatchWith<"initial value type is the variable's type", "result", "init",
                            "::llvm::cast<::ming::emithls::VarType>($_self).getElementType()">]> {
-  let summary = "a local C++ scalar variable";
+  let summary = "a local C++ variable (a scalar or a packed word)";
   let description = [{
     `T v;` or `T v = init;`: mutable state such as an accumulator, read with
-    `emitHLS.get` and written with `emitHLS.assign`.
+    `emitHLS.get` and written with `emitHLS.assign`. A variable of
+    `vector<LxT>` is a packed word `hls::vector<T, L> w;`; `emitHLS.load` and
+    `emitHLS.store` also access its elements (`w[i]`).
 
     ```mlir
     %acc = emitHLS.var : !emitHLS.var<i32> = %zero
     %tmp = emitHLS.var : !emitHLS.var<f32>
+    %word = emitHLS.var : !emitHLS.var<vector<4xi8>>
     ```
   }];
   let arguments = (ins Optional<AnyType>:$init);
@@ -313,12 +327,13 @@ def EmitHLS_LoadOp : EmitHLS_Op<"load", [
                    "::ming::emithls::getMemoryElementType($_self)">]> {
   let summary = "array or pointer element read";
   let description = [{
-    `a[i][j]` for an array (one index per dimension) or `p[i]` for a pointer
-    (exactly one index).
+    `a[i][j]` for an array (one index per dimension), `p[i]` for a pointer
+    or `w[i]` for one element of a word variable (exactly one index).
 
     ```mlir
     %v = emitHLS.load %buf[%r, %c] : !emitHLS.array<3x34xi8>
     %x = emitHLS.load %p[%i] : !emitHLS.ptr<i8>
+    %e = emitHLS.load %word[%lane] : !emitHLS.var<vector<4xi8>>
     ```
   }];
   let arguments = (ins Arg<EmitHLS_MemoryType, "", [MemRead]>:$memref,
@@ -333,11 +348,13 @@ def EmitHLS_StoreOp : EmitHLS_Op<"store", [
                    "::ming::emithls::getMemoryElementType($_self)">]> {
   let summary = "array or pointer element write";
   let description = [{
-    `a[i][j] = v;` for an array or `p[i] = v;` for a pointer. A `rom` array
-    is `const` and cannot be stored to.
+    `a[i][j] = v;` for an array, `p[i] = v;` for a pointer or `w[i] = v;`
+    for one element of a word variable. A `rom` array is `const` and cannot
+    be stored to.
 
     ```mlir
     emitHLS.store %v, %buf[%r, %c] : !emitHLS.array<3x34xi8>
+    emitHLS.store %e, %word[%lane] : !emitHLS.var<vector<4xi8>>
     ```
   }];
   let arguments = (ins AnyType:$value, Arg<EmitHLS_MemoryType, "", [MemWrite]>:$memref,

@@ -4,8 +4,10 @@
 include "ming/EmitHLS/EmitHLSDialect.td"
 include "mlir/IR/BuiltinTypeInterfaces.td"
 
+// Streams and variables hold a scalar or a packed word `vector<LxT>`
+// (hls::vector<T, L>): a channel of L parallel lanes is one FIFO of words.
 def EmitHLS_StreamType : EmitHLS_Type<"Stream", "stream"> {
-  let summary = "hls::stream<T>";
+  let summary = "hls::stream<T> (T a scalar or vector<LxT>, printed hls::vector<T, L>)";
   let parameters = (ins "::mlir::Type":$elementType);
   let assemblyFormat = "`<` $elementType `>`";
   let genVerifyDecl = 1;
@@ -33,7 +35,7 @@ def EmitHLS_PointerType : EmitHLS_Type<"Pointer", "ptr"> {
 }
 
 def EmitHLS_VarType : EmitHLS_Type<"Var", "var"> {
-  let summary = "a mutable C++ local variable of scalar type T";
+  let summary = "a mutable C++ local variable of scalar type T or a word vector<LxT>";
   let parameters = (ins "::mlir::Type":$elementType);
   let assemblyFormat = "`<` $elementType `>`";
   let genVerifyDecl = 1;

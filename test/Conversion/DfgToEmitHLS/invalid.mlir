@@ -87,14 +87,6 @@ dfg.graph @top(%x: memref<4xi8>) {
 
 // -----
 
-// expected-error@+1 {{'dfg.process' op port #1 has 4 lanes; multi-lane channels are not supported yet (they come with the DSE)}}
-dfg.process @p(%in: !dfg.in<i8>, %out: !dfg.out<i8, lanes = 4>) {
-}
-dfg.graph @top(%x: memref<4xi8>) {
-}
-
-// -----
-
 // expected-error@+1 {{'dfg.process' op port #0: stream element type must be an integer or float, got 'index'}}
 dfg.process @p(%in: !dfg.in<index>) {
 }
@@ -299,4 +291,67 @@ dfg.graph @top(%x: memref<4xi8>) {
   // expected-error@+1 {{'dfg.instantiate' op is on a cycle of channels; DATAFLOW needs an acyclic graph (feedback is not supported)}}
   dfg.instantiate @a(%r0, %w1) : !dfg.in<i8>, !dfg.out<i8>
   dfg.instantiate @b(%r1, %w0) : !dfg.in<i8>, !dfg.out<i8>
+}
+
+// -----
+
+// Lanes travel together as one word: an explicit lane index has no stream.
+dfg.process @p(%in: !dfg.in<i8, lanes = 4>) {
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'dfg.pull' op names a lane explicitly; on a port of 4 lanes only round-robin dfg.pull (without a lane index) is supported, since the lanes travel together as one word of an hls::stream<hls::vector<T, L>>}}
+  %v = dfg.pull %in[%c1] : !dfg.in<i8, lanes = 4>
+}
+dfg.graph @top(%x: memref<4xi8>) {
+}
+
+// -----
+
+// The last word is written only once full: L must divide the element count.
+dfg.process @load(%mem: memref<6xi8>, %out: !dfg.out<i8, lanes = 4>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  scf.for %i = %c0 to %c6 step %c1 {
+    %v = memref.load %mem[%i] : memref<6xi8>
+    dfg.push %v, %out : !dfg.out<i8, lanes = 4>
+  }
+}
+dfg.process @sink(%in: !dfg.in<i8, lanes = 4>) {
+}
+dfg.graph @top(%x: memref<6xi8>) {
+  // expected-error@+1 {{'dfg.channel' op has 4 lanes, which do not divide the 6 elements @load pushes through it; its lanes travel as words of 4 elements, so the lane count must divide the number of elements}}
+  %w, %r = dfg.channel<i8, lanes = 4, depth = 2>
+  dfg.instantiate @load(%x, %w) : memref<6xi8>, !dfg.out<i8, lanes = 4>
+  dfg.instantiate @sink(%r) : !dfg.in<i8, lanes = 4>
+}
+
+// -----
+
+// Counted at the consumer when the producer pushes conditionally.
+dfg.process @src(%out: !dfg.out<i8, lanes = 2>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %v = arith.constant 1 : i8
+  scf.for %i = %c0 to %c8 step %c1 {
+    %odd = arith.remui %i, %c1 : index
+    %keep = arith.cmpi eq, %odd, %c0 : index
+    scf.if %keep {
+      dfg.push %v, %out : !dfg.out<i8, lanes = 2>
+    }
+  }
+}
+dfg.process @dst(%in: !dfg.in<i8, lanes = 2>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  scf.for %i = %c0 to %c3 step %c1 {
+    %v = dfg.pull %in : !dfg.in<i8, lanes = 2>
+  }
+}
+dfg.graph @top(%x: memref<4xi8>) {
+  // expected-error@+1 {{'dfg.channel' op has 2 lanes, which do not divide the 3 elements @dst pulls through it}}
+  %w, %r = dfg.channel<i8, lanes = 2, depth = 2>
+  dfg.instantiate @src(%w) : !dfg.out<i8, lanes = 2>
+  dfg.instantiate @dst(%r) : !dfg.in<i8, lanes = 2>
 }

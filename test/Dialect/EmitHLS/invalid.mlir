@@ -29,6 +29,28 @@ emitHLS.func @f() {
 
 // -----
 
+// expected-error@+1 {{stream word type must be a one-dimensional, fixed-size vector<LxT>, got 'vector<2x4xi8>'}}
+emitHLS.func @f(%s: !emitHLS.stream<vector<2x4xi8>>) {
+  emitHLS.return
+}
+
+// -----
+
+// expected-error@+1 {{stream word type must be a one-dimensional, fixed-size vector<LxT>, got 'vector<[4]xi8>'}}
+emitHLS.func @f(%s: !emitHLS.stream<vector<[4]xi8>>) {
+  emitHLS.return
+}
+
+// -----
+
+emitHLS.func @f() {
+  // expected-error@+1 {{variable word element type must be an integer or float, got 'index'}}
+  %v = emitHLS.var : !emitHLS.var<vector<4xindex>>
+  emitHLS.return
+}
+
+// -----
+
 // expected-error@+1 {{array element type must be an integer or float, got 'index'}}
 emitHLS.func @f(%a: !emitHLS.array<4xindex>) {
   emitHLS.return
@@ -361,8 +383,30 @@ emitHLS.func @f(%p: !emitHLS.ptr<i8>, %v: i8) {
 
 // -----
 
+emitHLS.func @f() {
+  %w = emitHLS.var : !emitHLS.var<vector<4xi8>>
+  emitHLS.for %i = 0 to 4 step 1 {
+    // expected-error@+1 {{needs exactly one index into a word variable, got 2}}
+    %v = emitHLS.load %w[%i, %i] : !emitHLS.var<vector<4xi8>>
+  }
+  emitHLS.return
+}
+
+// -----
+
+emitHLS.func @f() {
+  %s = emitHLS.var : !emitHLS.var<i8>
+  emitHLS.for %i = 0 to 4 step 1 {
+    // expected-error@+1 {{'memref' must be !emitHLS.array, !emitHLS.ptr or !emitHLS.var<vector<...>>, but got '!emitHLS.var<i8>'}}
+    %v = emitHLS.load %s[%i] : !emitHLS.var<i8>
+  }
+  emitHLS.return
+}
+
+// -----
+
 emitHLS.func @f(%x: i32) {
-  // expected-error@+1 {{'memref' must be !emitHLS.array or !emitHLS.ptr, but got 'i32'}}
+  // expected-error@+1 {{'memref' must be !emitHLS.array, !emitHLS.ptr or !emitHLS.var<vector<...>>, but got 'i32'}}
   %v = emitHLS.load %x[] : i32
   emitHLS.return
 }

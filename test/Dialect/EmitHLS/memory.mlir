@@ -1,5 +1,5 @@
 // RUN: ming-opt %s | ming-opt | FileCheck %s
-// Stream reads and writes, array and pointer accesses, scalar casts.
+// Stream reads and writes, array and pointer accesses, scalar casts, words.
 
 // CHECK-LABEL: emitHLS.func @streams(
 // CHECK-SAME:      %[[IN:.*]]: !emitHLS.stream<i8>, %[[OUT:.*]]: !emitHLS.stream<i8>)
@@ -53,5 +53,29 @@ emitHLS.func @casts(%a: i32, %f: f32) {
   // Arbitrary widths become ap_int<N> in the C++.
   // CHECK: emitHLS.cast %{{.*}} : i32 to i3
   %5 = emitHLS.cast %a : i32 to i3
+  emitHLS.return
+}
+
+// A packed word of lanes: a stream of vector<LxT>, a word variable and its
+// elements (`w[i]` in C++).
+// CHECK-LABEL: emitHLS.func @words(
+// CHECK-SAME:      %[[IN:.*]]: !emitHLS.stream<vector<4xi8>>, %[[OUT:.*]]: !emitHLS.stream<vector<4xi8>>)
+// CHECK:         %[[W:.*]] = emitHLS.var : !emitHLS.var<vector<4xi8>>
+// CHECK:         %[[R:.*]] = emitHLS.stream_read %[[IN]] : !emitHLS.stream<vector<4xi8>>
+// CHECK:         emitHLS.assign %[[R]], %[[W]] : !emitHLS.var<vector<4xi8>>
+// CHECK:         %[[E:.*]] = emitHLS.load %[[W]][%[[I:.*]]] : !emitHLS.var<vector<4xi8>>
+// CHECK:         emitHLS.store %[[E]], %[[W]][%[[I]]] : !emitHLS.var<vector<4xi8>>
+// CHECK:         %[[G:.*]] = emitHLS.get %[[W]] : !emitHLS.var<vector<4xi8>>
+// CHECK:         emitHLS.stream_write %[[OUT]], %[[G]] : !emitHLS.stream<vector<4xi8>>
+emitHLS.func @words(%in: !emitHLS.stream<vector<4xi8>>, %out: !emitHLS.stream<vector<4xi8>>) {
+  %w = emitHLS.var : !emitHLS.var<vector<4xi8>>
+  %r = emitHLS.stream_read %in : !emitHLS.stream<vector<4xi8>>
+  emitHLS.assign %r, %w : !emitHLS.var<vector<4xi8>>
+  emitHLS.for %i = 0 to 4 step 1 {
+    %e = emitHLS.load %w[%i] : !emitHLS.var<vector<4xi8>>
+    emitHLS.store %e, %w[%i] : !emitHLS.var<vector<4xi8>>
+  }
+  %g = emitHLS.get %w : !emitHLS.var<vector<4xi8>>
+  emitHLS.stream_write %out, %g : !emitHLS.stream<vector<4xi8>>
   emitHLS.return
 }

@@ -24,7 +24,8 @@
 
 namespace ming::emithls {
 
-/// The element type of an !emitHLS.array or !emitHLS.ptr; any other type is
+/// The element type of an !emitHLS.array or !emitHLS.ptr, or the scalar of
+/// an !emitHLS.var<vector<LxT>> (a packed word); any other type is
 /// returned unchanged, so type inference never fails and the verifier can
 /// report the wrong type instead.
 mlir::Type getMemoryElementType(mlir::Type type);
