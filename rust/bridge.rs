@@ -26,6 +26,76 @@ pub mod ffi {
         mlir_flags: Vec<String>,
     }
 
+    /// One configuration of a process instance (ming/Transforms/Dse.h, CandidateInfo).
+    struct DseCandidate {
+        cycles: i64,
+        fill: i64,
+        dsp: i64,
+        bram18k: i64,
+        lanes_in: Vec<i64>,
+        lanes_out: Vec<i64>,
+        config: String,
+    }
+
+    /// A dfg.instantiate and its candidates.
+    struct DseNode {
+        process: String,
+        kind: String,
+        candidates: Vec<DseCandidate>,
+    }
+
+    /// A channel between the stream ports of two instances.
+    struct DseEdge {
+        from: u32,
+        from_port: u32,
+        to: u32,
+        to_port: u32,
+        channel: String,
+    }
+
+    /// What the ILP chooses from; `error` non-empty: nothing else is valid.
+    struct DseProblem {
+        error: String,
+        graph: String,
+        nodes: Vec<DseNode>,
+        edges: Vec<DseEdge>,
+        fifo_bram18k: i64,
+        seconds: f64,
+    }
+
+    struct DseNodeEstimate {
+        process: String,
+        cycles: i64,
+        first_output: i64,
+        dsp: i64,
+        bram18k: i64,
+        ii: i64,
+        unroll_loops: Vec<String>,
+        unroll_factors: Vec<i64>,
+    }
+
+    struct DseChannelEstimate {
+        name: String,
+        lanes: i64,
+        depth: i64,
+        bram18k: i64,
+    }
+
+    /// The cost model's figures of a graph, for report.json.
+    struct DseEstimate {
+        error: String,
+        dataflow: i64,
+        sum: i64,
+        dsp: i64,
+        bram18k: i64,
+        fifo_bram18k: i64,
+        nodes: Vec<DseNodeEstimate>,
+        channels: Vec<DseChannelEstimate>,
+        baseline_cycles: i64,
+        baseline_dsp: i64,
+        baseline_bram18k: i64,
+    }
+
     unsafe extern "C++" {
         include!("ming/Bridge.h");
 
@@ -38,5 +108,12 @@ pub mod ffi {
         /// Registers every dialect (upstream and ming's) in an MLIRContext*
         /// given as an address, e.g. a melior Context's.
         fn register_in_context(context: usize);
+        /// The DSE's candidates for the dfg.graph of a builtin.module given
+        /// as the address of its mlir::Operation (MlirOperation's pointer).
+        fn dse_candidates(module: usize, max_lanes: i64) -> DseProblem;
+        /// Writes one configuration per node (DseCandidate::config) into the module.
+        fn dse_apply(module: usize, configs: &Vec<String>, status: &str, objective: &str) -> DseEstimate;
+        /// The estimate of the module's graph with the IR's own directives.
+        fn dse_estimate(module: usize) -> DseEstimate;
     }
 }

@@ -139,6 +139,27 @@ pub struct Cli {
     #[arg(long = "clock-mhz", value_name = "F")]
     pub clock_mhz: Option<f64>,
 
+    /// Run only the design-space exploration on INPUT (dfg, or linalg which is
+    /// lowered first) and print the annotated dfg module to -o.
+    #[arg(long = "dse")]
+    pub dse: bool,
+
+    /// Keep the input's directives: no design-space exploration in --hls.
+    #[arg(long = "no-dse")]
+    pub no_dse: bool,
+
+    /// What the DSE minimises: the dataflow latency (bottleneck + fill) or the paper's sum of stage latencies.
+    #[arg(long = "dse-objective", value_name = "OBJECTIVE", value_parser = ["dataflow", "sum"])]
+    pub dse_objective: Option<String>,
+
+    /// Seconds the ILP solver may spend per solve (default: until proven optimal).
+    #[arg(long = "dse-time-limit", value_name = "SECONDS")]
+    pub dse_time_limit: Option<f64>,
+
+    /// Most parallel lanes the DSE gives a channel (default 1).
+    #[arg(long = "dse-max-lanes", value_name = "N")]
+    pub dse_max_lanes: Option<u32>,
+
     /// More messages from the tool itself (-v info, -vv debug).
     #[arg(short = 'v', action = ArgAction::Count)]
     pub verbose: u8,
@@ -261,7 +282,22 @@ pub fn run(args: Vec<String>) -> i32 {
         return 1;
     }
     log::debug!("pass flags: {:?}", split.passes);
-    if cli.hls.is_some() || cli.board.is_some() || cli.dsp.is_some() || cli.bram.is_some() || cli.clock_mhz.is_some() {
+    if cli.dse {
+        return match dse_request(&cli, !split.passes.is_empty()) {
+            Ok((target, settings)) => run_dse(&cli, &target, &settings),
+            Err(message) => {
+                log::error!("{message}");
+                1
+            }
+        };
+    }
+    if cli.hls.is_some()
+        || cli.board.is_some()
+        || cli.dsp.is_some()
+        || cli.bram.is_some()
+        || cli.clock_mhz.is_some()
+        || dse_flag(&cli).is_some()
+    {
         return match hls_request(&cli, !split.passes.is_empty()) {
             Ok(request) => crate::hls::run(&request),
             Err(message) => {
@@ -283,7 +319,10 @@ pub fn run(args: Vec<String>) -> i32 {
 /// The `--hls` request, or why the flags do not make one.
 fn hls_request(cli: &Cli, pass_flags: bool) -> Result<crate::hls::Request, String> {
     let Some(outdir) = &cli.hls else {
-        return Err("'--board', '--dsp', '--bram' and '--clock-mhz' only apply with '--hls OUTDIR'".into());
+        if let Some(flag) = dse_flag(cli) {
+            return Err(format!("'{flag}' only applies with '--hls OUTDIR' or '--dse'"));
+        }
+        return Err("'--board', '--dsp', '--bram' and '--clock-mhz' only apply with '--hls OUTDIR' or '--dse'".into());
     };
     // --hls runs its own pipeline and writes a folder, not one output.
     let conflicts = [
@@ -300,17 +339,138 @@ fn hls_request(cli: &Cli, pass_flags: bool) -> Result<crate::hls::Request, Strin
     if outdir.is_empty() {
         return Err("'--hls' needs an output directory".into());
     }
+    let target = target(cli)?;
+    let settings = dse_settings(cli, &target)?;
+    Ok(crate::hls::Request {
+        input: cli.input.clone(),
+        outdir: std::path::PathBuf::from(outdir),
+        target,
+        dse: if cli.no_dse { None } else { Some(settings) },
+    })
+}
+
+/// The board and limits of --board/--dsp/--bram/--clock-mhz.
+fn target(cli: &Cli) -> Result<crate::board::Target, String> {
     let name = cli.board.as_deref().unwrap_or(crate::board::DEFAULT);
     let board = crate::board::by_name(name).ok_or_else(|| format!("unknown board '{name}' (known: {})", crate::board::NAMES.join(", ")))?;
     let clock = cli.clock_mhz.unwrap_or(200.0);
     if !(clock.is_finite() && clock > 0.0) {
         return Err(format!("'--clock-mhz' must be a positive frequency, not {clock}"));
     }
-    Ok(crate::hls::Request {
-        input: cli.input.clone(),
-        outdir: std::path::PathBuf::from(outdir),
-        target: crate::board::Target::new(board, cli.dsp, cli.bram, clock),
-    })
+    Ok(crate::board::Target::new(board, cli.dsp, cli.bram, clock))
+}
+
+/// The first --dse-* / --no-dse option given, if any.
+fn dse_flag(cli: &Cli) -> Option<&'static str> {
+    [
+        (cli.no_dse, "--no-dse"),
+        (cli.dse_objective.is_some(), "--dse-objective"),
+        (cli.dse_time_limit.is_some(), "--dse-time-limit"),
+        (cli.dse_max_lanes.is_some(), "--dse-max-lanes"),
+    ]
+    .iter()
+    .find(|(on, _)| *on)
+    .map(|(_, f)| *f)
+}
+
+/// The DSE's settings from the --dse-* options and the target's limits.
+fn dse_settings(cli: &Cli, target: &crate::board::Target) -> Result<crate::dse::Settings, String> {
+    if cli.no_dse {
+        if let Some(flag) = [
+            (cli.dse_objective.is_some(), "--dse-objective"),
+            (cli.dse_time_limit.is_some(), "--dse-time-limit"),
+            (cli.dse_max_lanes.is_some(), "--dse-max-lanes"),
+        ]
+        .iter()
+        .find(|(on, _)| *on)
+        .map(|(_, f)| *f)
+        {
+            return Err(format!("'--no-dse' cannot be combined with '{flag}'"));
+        }
+    }
+    let mut settings = crate::dse::Settings::new(target.dsp, target.bram18k);
+    if let Some(o) = &cli.dse_objective {
+        settings.objective = crate::dse::parse_objective(o).ok_or_else(|| format!("unknown DSE objective '{o}' (dataflow, sum)"))?;
+    }
+    if let Some(t) = cli.dse_time_limit {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(format!("'--dse-time-limit' must be a positive number of seconds, not {t}"));
+        }
+        settings.time_limit = Some(t);
+    }
+    if let Some(n) = cli.dse_max_lanes {
+        if n == 0 {
+            return Err("'--dse-max-lanes' must be at least 1".into());
+        }
+        settings.max_lanes = n;
+    }
+    Ok(settings)
+}
+
+/// The `--dse` request (the DSE alone), or why the flags do not make one.
+fn dse_request(cli: &Cli, pass_flags: bool) -> Result<(crate::board::Target, crate::dse::Settings), String> {
+    let conflicts = [
+        (cli.hls.is_some(), "--hls (which runs the DSE itself)"),
+        (cli.no_dse, "--no-dse"),
+        (cli.emit_hls_cpp, "--emit-hls-cpp"),
+        (cli.pass_pipeline.is_some() || pass_flags, "pass flags or --pass-pipeline"),
+        (cli.split_input_file.is_some(), "--split-input-file"),
+        (cli.verify_diagnostics.is_some(), "--verify-diagnostics"),
+        (cli.emit_bytecode, "--emit-bytecode"),
+    ];
+    if let Some((_, flag)) = conflicts.iter().find(|(on, _)| *on) {
+        return Err(format!("'--dse' cannot be combined with {flag}"));
+    }
+    let target = target(cli)?;
+    let settings = dse_settings(cli, &target)?;
+    Ok((target, settings))
+}
+
+/// `ming-opt INPUT --dse [-o OUT]`: lower linalg to dfg when needed, run the
+/// DSE, print the annotated dfg module. 0 on success, 1 on any failure.
+fn run_dse(cli: &Cli, target: &crate::board::Target, settings: &crate::dse::Settings) -> i32 {
+    use crate::pipeline::{self, Level};
+    use melior::ir::operation::OperationLike;
+    let context = crate::mlir::context();
+    crate::mlir::print_diagnostics(&context);
+    let mut module = match crate::mlir::parse_input(&context, &cli.input) {
+        Ok(module) => module,
+        Err(e) => {
+            log::error!("{e}");
+            return 1;
+        }
+    };
+    if !module.as_operation().verify() {
+        return 1;
+    }
+    if pipeline::level(&module) == Level::Linalg {
+        if let Err(e) = pipeline::run(&context, &mut module, pipeline::LINALG_TO_DFG) {
+            log::error!("{e}");
+            return 1;
+        }
+    }
+    if pipeline::level(&module) != Level::Dfg {
+        log::error!("'--dse' needs a module with a dfg.graph (or linalg to lower to one)");
+        return 1;
+    }
+    log::debug!("DSE for {} ({} DSP, {} BRAM18K)", target.board.name, target.dsp, target.bram18k);
+    if let Err(e) = crate::hls::explore(&module, Some(settings)) {
+        log::error!("{e}");
+        return 1;
+    }
+    let text = format!("{}\n", module.as_operation());
+    let written = if cli.output == "-" {
+        std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes())
+    } else {
+        std::fs::write(&cli.output, text)
+    };
+    match written {
+        Ok(()) => 0,
+        Err(e) => {
+            log::error!("cannot write '{}': {e}", cli.output);
+            1
+        }
+    }
 }
 
 /// `ming-opt INPUT --emit-hls-cpp [-o OUT]`: parse (our dialects registered,

@@ -3,8 +3,9 @@
 //! lowering (pipeline.rs), take the graph for graph.dot and the report while
 //! the module is at the dfg level, translate to C++ and write the folder.
 use crate::board::Target;
+use crate::dse;
 use crate::pipeline::{self, Level, PipelineError};
-use crate::project::{self, graph, top, Project, ProjectError};
+use crate::project::{self, graph, report, top, Project, ProjectError};
 use crate::translate::{self, TranslateError};
 use melior::ir::operation::OperationLike;
 use std::fmt;
@@ -16,6 +17,8 @@ pub struct Request {
     pub input: String,
     pub outdir: PathBuf,
     pub target: Target,
+    /// How the DSE runs; None: `--no-dse` (the directives of the input stay).
+    pub dse: Option<dse::Settings>,
 }
 
 #[derive(Debug)]
@@ -28,6 +31,8 @@ pub enum HlsError {
     Stage(String),
     /// The emitHLS module is not a complete design (e.g. no `ming.top`).
     Design(String),
+    /// The DSE found no design within the limits, or could not run.
+    Dse(dse::Failure),
     Translate(TranslateError),
     Project(ProjectError),
 }
@@ -37,6 +42,7 @@ impl fmt::Display for HlsError {
         match self {
             HlsError::Input(m) | HlsError::Stage(m) | HlsError::Design(m) => f.write_str(m),
             HlsError::Pipeline(e) => write!(f, "{e}"),
+            HlsError::Dse(e) => write!(f, "{e}"),
             HlsError::Translate(e) => write!(f, "{e}"),
             HlsError::Project(e) => write!(f, "{e}"),
         }
@@ -96,6 +102,12 @@ fn flow(request: &Request) -> Result<PathBuf, HlsError> {
             return Err(HlsError::Stage("convert-linalg-to-dfg left no dfg.graph in the module".into()));
         }
     }
+    // Between the stages: the DSE chooses the directives (or, with --no-dse,
+    // the cost model only estimates the input's own).
+    let mut figures = report::Figures::default();
+    if pipeline::level(&module) == Level::Dfg {
+        figures = explore(&module, request.dse.as_ref())?;
+    }
     // The dfg level knows kinds and lanes, which emitHLS no longer spells out.
     let dfg_graph = match pipeline::level(&module) {
         Level::Dfg => Some(graph::from_dfg(&module).map_err(HlsError::Stage)?),
@@ -117,6 +129,43 @@ fn flow(request: &Request) -> Result<PathBuf, HlsError> {
     let signature = translate::signature(&top_op)?;
     let cpp = translate::emit_cpp(&module)?;
     log::debug!("top '{}': {} input(s), {} output(s)", top.name, top.num_inputs, top.args.len() - top.num_inputs);
-    let project = Project { top: &top, cpp: &cpp, top_signature: &signature, graph: &graph, target: &request.target };
+    let project = Project { top: &top, cpp: &cpp, top_signature: &signature, graph: &graph, target: &request.target, figures: &figures };
     Ok(project::write(Path::new(&request.outdir), &project)?)
+}
+
+/// Runs the DSE on the dfg `module` (writing its choice into it), or with
+/// `settings` None only estimates the module's own directives.
+pub fn explore(module: &melior::ir::Module, settings: Option<&dse::Settings>) -> Result<report::Figures, HlsError> {
+    let Some(settings) = settings else {
+        return Ok(match dse::estimate(module) {
+            Ok(e) => report::Figures { estimate: Some(e), solve: None },
+            Err(e) => {
+                log::warn!("no estimate for the report: {e}");
+                report::Figures::default()
+            }
+        });
+    };
+    let outcome = dse::run(module, settings).map_err(HlsError::Dse)?;
+    if !module.as_operation().verify() {
+        return Err(HlsError::Stage("the module does not verify after the DSE".into()));
+    }
+    log::info!(
+        "DSE: {} ({}): {} cycles, {} DSP, {} BRAM18K; baseline {} cycles",
+        outcome.status,
+        dse::objective_name(outcome.objective),
+        outcome.estimate.dataflow,
+        outcome.estimate.dsp,
+        outcome.estimate.bram18k,
+        outcome.estimate.baseline.cycles
+    );
+    Ok(report::Figures {
+        solve: Some(report::Solve {
+            status: outcome.status.clone(),
+            objective: dse::objective_name(outcome.objective).to_string(),
+            seconds: outcome.seconds,
+            ilp_seconds: outcome.ilp_seconds,
+            candidates: outcome.candidates,
+        }),
+        estimate: Some(outcome.estimate),
+    })
 }

@@ -930,7 +930,9 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
   raise(lc.iiMemory, memWhy);
   lc.depth = std::max<int64_t>(1, sum->maxArrival);
   int64_t iters = ceilDiv(r.bounds.trip, r.unroll);
-  lc.cycles = iters > 0 ? (iters - 1) * lc.ii + lc.depth : 0;
+  // The last iteration still needs its port accesses' cycles (a fully
+  // unrolled loop of 128 pulls on one lane takes 128 cycles, not its depth).
+  lc.cycles = iters > 0 ? (iters - 1) * lc.ii + std::max(lc.depth, lc.iiPorts) : 0;
   lc.dsp = 0;
   for (auto &[kind, v] : c.ops) {
     lc.opCounts[kind] = v.first;
@@ -968,7 +970,7 @@ int64_t ProcessModel::loopCycles(scf::ForOp loop) {
     lc.ii = in.ii;
     lc.depth = in.depth;
     lc.iterCycles = innerIters * in.ii;
-    lc.cycles = lc.flatIters > 0 ? (lc.flatIters - 1) * in.ii + in.depth : 0;
+    lc.cycles = lc.flatIters > 0 ? (lc.flatIters - 1) * in.ii + std::max(in.depth, in.iiPorts) : 0;
   } else {
     int64_t iters = ceilDiv(r.bounds.trip, r.unroll);
     int64_t iter;
@@ -1288,8 +1290,8 @@ static SmallVector<int64_t> divisors(int64_t n) {
   return out;
 }
 
-std::vector<Candidate> enumerateCandidates(dfg::ProcessOp process, const CostOptions &options,
-                                           unsigned limit) {
+std::vector<Candidate> enumerateConfigurations(dfg::ProcessOp process, const CostOptions &options,
+                                               unsigned limit) {
   ProcessConfig base;
   base.autoPartition = true;
   for (unsigned a = 0; a < process.getNumArguments(); ++a)
@@ -1350,6 +1352,12 @@ std::vector<Candidate> enumerateCandidates(dfg::ProcessOp process, const CostOpt
     if (k == pick.size())
       break;
   }
+  return all;
+}
+
+std::vector<Candidate> enumerateCandidates(dfg::ProcessOp process, const CostOptions &options,
+                                           unsigned limit) {
+  std::vector<Candidate> all = enumerateConfigurations(process, options, limit);
   // Pareto filter among candidates with the same lanes.
   std::vector<Candidate> kept;
   for (size_t i = 0; i < all.size(); ++i) {
@@ -1479,6 +1487,103 @@ GraphCost estimateGraph(dfg::GraphOp graph,
     g.fifoBram18k += cc.bram18k;
   g.bram18k += g.fifoBram18k;
   return g;
+}
+
+//===----------------------------------------------------------------------===//
+// Vanilla baseline
+//===----------------------------------------------------------------------===//
+
+ProcessConfig vanillaConfig(dfg::ProcessOp process) {
+  ProcessConfig cfg;
+  cfg.autoPartition = false;
+  unsigned next = 0;
+  process.getBody().walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
+    bool innermost = !loop.getBody()
+                           ->walk([](scf::ForOp) { return WalkResult::interrupt(); })
+                           .wasInterrupted();
+    LoopChoice &c = cfg.loops[next++];
+    c.unroll = 1;
+    c.pipeline = innermost;
+    c.ii = 1;
+  });
+  for (unsigned a = 0; a < process.getNumArguments(); ++a)
+    if (isa<dfg::InputType, dfg::OutputType>(process.getArgument(a).getType()))
+      cfg.lanes[a] = 1;
+  return cfg;
+}
+
+/// Elements that go through port `arg` of `process` in one run: per pull or
+/// push the product of the enclosing trip counts. `conditional` tells whether
+/// some access sits under an scf.if (then the count is an upper bound).
+static int64_t portElements(dfg::ProcessOp process, unsigned arg, bool &conditional) {
+  conditional = false;
+  int64_t total = 0;
+  Value port = process.getArgument(arg);
+  process.getBody().walk([&](Operation *op) {
+    Value p;
+    if (auto pull = dyn_cast<dfg::PullOp>(op))
+      p = pull.getPort();
+    else if (auto push = dyn_cast<dfg::PushOp>(op))
+      p = push.getPort();
+    if (!p || p != port)
+      return;
+    int64_t n = 1;
+    for (Operation *o = op->getParentOp(); o && o != process.getOperation(); o = o->getParentOp()) {
+      if (auto loop = dyn_cast<scf::ForOp>(o))
+        n *= std::max<int64_t>(loopBounds(loop).trip, 0);
+      else if (isa<scf::IfOp>(o))
+        conditional = true;
+    }
+    total += n;
+  });
+  return total;
+}
+
+BaselineCost estimateBaseline(dfg::GraphOp graph, const CostOptions &options) {
+  BaselineCost out;
+  std::map<std::string, ProcessCost> costs;
+  // Channel end -> (instance's process, argument number).
+  llvm::DenseMap<Value, std::pair<dfg::ProcessOp, unsigned>> ends;
+  for (Operation &op : graph.getBody().front()) {
+    auto inst = dyn_cast<dfg::InstantiateOp>(op);
+    if (!inst)
+      continue;
+    auto process = SymbolTable::lookupNearestSymbolFrom<dfg::ProcessOp>(inst, inst.getCalleeAttr());
+    if (!process)
+      continue;
+    auto it = costs.find(process.getSymName().str());
+    if (it == costs.end())
+      it = costs.emplace(process.getSymName().str(),
+                         estimate(process, vanillaConfig(process), options))
+               .first;
+    out.cycles += it->second.cycles;
+    out.dsp += it->second.dsp;
+    out.bram18k += it->second.bram18k;
+    for (auto [i, port] : llvm::enumerate(inst.getPorts()))
+      ends[port] = {process, unsigned(i)};
+  }
+  for (Operation &op : graph.getBody().front()) {
+    auto ch = dyn_cast<dfg::ChannelOp>(op);
+    if (!ch)
+      continue;
+    auto w = ends.find(ch.getWrite()), r = ends.find(ch.getRead());
+    std::optional<int64_t> exact, bound;
+    for (auto it : {w, r}) {
+      if (it == ends.end())
+        continue;
+      bool conditional = false;
+      int64_t n = portElements(it->second.first, it->second.second, conditional);
+      if (!conditional && !exact)
+        exact = n;
+      bound = bound ? std::min(*bound, n) : n;
+    }
+    int64_t elements = exact ? *exact : bound.value_or(0);
+    int64_t width = bitWidth(ch.getElementType());
+    if (elements > 1 && elements * width > options.lutramMaxBits)
+      out.tensorBram18k += bram18kBlocks(elements, width);
+  }
+  out.bram18k += out.tensorBram18k;
+  return out;
 }
 
 } // namespace ming::cost

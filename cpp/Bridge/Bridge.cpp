@@ -3,6 +3,7 @@
 // cxx_build, it includes no MLIR header, so it builds in a second.
 #include "ming/Bridge.h"
 #include "ming/Tools/OptMain.h"
+#include "ming/Transforms/Dse.h"
 #include "ming/rust/bridge.rs.h"
 
 namespace ming::bridge {
@@ -34,6 +35,87 @@ void print_pass_help() { tools::printPassHelp(); }
 
 void register_in_context(size_t context) {
   tools::registerInContext(reinterpret_cast<void *>(context));
+}
+
+template <typename T>
+static rust::Vec<T> toRust(const std::vector<T> &v) {
+  rust::Vec<T> out;
+  for (const T &x : v)
+    out.push_back(x);
+  return out;
+}
+
+DseProblem dse_candidates(size_t module, int64_t max_lanes) {
+  dse::Options options;
+  options.maxLanes = max_lanes;
+  dse::ProblemInfo info = dse::candidates(reinterpret_cast<void *>(module), options);
+  DseProblem out;
+  out.error = info.error;
+  out.graph = info.graph;
+  out.fifo_bram18k = info.fifoBram18k;
+  out.seconds = info.seconds;
+  for (const dse::NodeInfo &n : info.nodes) {
+    DseNode node;
+    node.process = n.process;
+    node.kind = n.kind;
+    for (const dse::CandidateInfo &c : n.candidates) {
+      DseCandidate cand;
+      cand.cycles = c.cycles;
+      cand.fill = c.fill;
+      cand.dsp = c.dsp;
+      cand.bram18k = c.bram18k;
+      cand.lanes_in = toRust(c.lanesIn);
+      cand.lanes_out = toRust(c.lanesOut);
+      cand.config = c.config;
+      node.candidates.push_back(std::move(cand));
+    }
+    out.nodes.push_back(std::move(node));
+  }
+  for (const dse::EdgeInfo &e : info.edges)
+    out.edges.push_back(DseEdge{e.from, e.fromPort, e.to, e.toPort, e.channel});
+  return out;
+}
+
+static DseEstimate convert(const dse::Estimate &e) {
+  DseEstimate out;
+  out.error = e.error;
+  out.dataflow = e.dataflow;
+  out.sum = e.sum;
+  out.dsp = e.dsp;
+  out.bram18k = e.bram18k;
+  out.fifo_bram18k = e.fifoBram18k;
+  for (const dse::NodeEstimate &n : e.nodes) {
+    DseNodeEstimate node;
+    node.process = n.process;
+    node.cycles = n.cycles;
+    node.first_output = n.firstOutput;
+    node.dsp = n.dsp;
+    node.bram18k = n.bram18k;
+    node.ii = n.ii;
+    for (const std::string &l : n.unrollLoops)
+      node.unroll_loops.push_back(l);
+    node.unroll_factors = toRust(n.unrollFactors);
+    out.nodes.push_back(std::move(node));
+  }
+  for (const dse::ChannelEstimate &c : e.channels)
+    out.channels.push_back(DseChannelEstimate{c.name, c.lanes, c.depth, c.bram18k});
+  out.baseline_cycles = e.baselineCycles;
+  out.baseline_dsp = e.baselineDsp;
+  out.baseline_bram18k = e.baselineBram18k;
+  return out;
+}
+
+DseEstimate dse_apply(size_t module, const rust::Vec<rust::String> &configs, rust::Str status,
+                      rust::Str objective) {
+  std::vector<std::string> list;
+  for (const rust::String &c : configs)
+    list.emplace_back(std::string(c));
+  return convert(dse::apply(reinterpret_cast<void *>(module), list, std::string(status),
+                            std::string(objective)));
+}
+
+DseEstimate dse_estimate(size_t module) {
+  return convert(dse::estimate(reinterpret_cast<void *>(module)));
 }
 
 } // namespace ming::bridge

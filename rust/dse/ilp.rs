@@ -91,7 +91,7 @@ impl fmt::Display for DseError {
             DseError::NoCandidates(n) => write!(f, "process '{n}' has no feasible configuration"),
             DseError::Infeasible { min_dsp, min_bram } => write!(
                 f,
-                "no design fits the limits; the smallest that work are {min_dsp} DSP and \
+                "no design fits the limits; the smallest limits that work are {min_dsp} DSP and \
                  {min_bram} BRAM18K"
             ),
             DseError::Solver(m) => write!(f, "ILP solver: {m}"),
@@ -117,35 +117,54 @@ pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -
         }
     }
     let start = Instant::now();
-    match run(problem, Goal::Latency(objective), true, time_limit)? {
-        Some((choice, objective, status)) => {
-            Ok(Solution { choice, objective, status, seconds: start.elapsed().as_secs_f64() })
+    let limits = (Some(problem.dsp_limit), Some(problem.bram_limit));
+    match run(problem, Goal::Latency(objective), limits, time_limit)? {
+        Some((choice, _, status)) => {
+            // The latency itself, without the tie-breaking weights.
+            let value = evaluate(problem, &choice, objective);
+            Ok(Solution { choice, objective: value, status, seconds: start.elapsed().as_secs_f64() })
         }
         None => {
-            // Name the limits that would work: the least DSP and the least
-            // BRAM of any lane-consistent choice.
-            let min = |goal| -> Result<f64, DseError> {
-                match run(problem, goal, false, time_limit)? {
+            // Name the limits that would work: the least DSP of a choice
+            // within the BRAM limit (of any choice when none is), and the
+            // least BRAM within the DSP limit (likewise).
+            let min = |goal, other: (Option<f64>, Option<f64>)| -> Result<f64, DseError> {
+                if let Some((_, v, _)) = run(problem, goal, other, time_limit)? {
+                    return Ok(v.round());
+                }
+                match run(problem, goal, (None, None), time_limit)? {
                     Some((_, v, _)) => Ok(v.round()),
                     None => Err(DseError::Solver("lanes cannot agree on every channel".into())),
                 }
             };
-            Err(DseError::Infeasible { min_dsp: min(Goal::Dsp)?, min_bram: min(Goal::Bram)? })
+            Err(DseError::Infeasible {
+                min_dsp: min(Goal::Dsp, (None, Some(problem.bram_limit)))?,
+                min_bram: min(Goal::Bram, (Some(problem.dsp_limit), None))?,
+            })
         }
     }
 }
 
-/// Builds and solves one program. `None` means proven infeasible.
+/// Builds and solves one program under the (DSP, BRAM) limits given.
+/// `None` means proven infeasible.
 fn run(
     problem: &Problem,
     goal: Goal,
-    limits: bool,
+    limits: (Option<f64>, Option<f64>),
     time_limit: Option<f64>,
 ) -> Result<Option<(Vec<usize>, f64, String)>, DseError> {
     let mut pb = RowProblem::default();
+    // Ties in latency go to the design with fewer DSPs and BRAMs: a weight so
+    // small that all resources together stay below half a cycle.
+    let most: f64 = problem
+        .nodes
+        .iter()
+        .map(|n| n.candidates.iter().map(|c| c.dsp + c.bram).fold(0.0, f64::max))
+        .sum();
+    let tie = 0.5 / (1.0 + most);
     let objective = |c: &Candidate| match goal {
-        Goal::Latency(Objective::Sum) => c.cycles,
-        Goal::Latency(Objective::Dataflow) => 0.0,
+        Goal::Latency(Objective::Sum) => c.cycles + tie * (c.dsp + c.bram),
+        Goal::Latency(Objective::Dataflow) => tie * (c.dsp + c.bram),
         Goal::Dsp => c.dsp,
         Goal::Bram => c.bram,
     };
@@ -177,15 +196,17 @@ fn run(
             .chain(x[e.to].iter().zip(to).map(|(&col, c)| (col, -lane(&c.lanes_in, e.to_port))));
         pb.add_row(0..=0, terms.collect::<Vec<_>>());
     }
-    if limits {
-        let sum = |f: fn(&Candidate) -> f64| -> Vec<_> {
-            x.iter()
-                .zip(&problem.nodes)
-                .flat_map(|(cols, n)| cols.iter().zip(&n.candidates).map(move |(&col, c)| (col, f(c))))
-                .collect()
-        };
-        pb.add_row(..=problem.dsp_limit, sum(|c| c.dsp));
-        pb.add_row(..=problem.bram_limit, sum(|c| c.bram));
+    let sum = |f: fn(&Candidate) -> f64| -> Vec<_> {
+        x.iter()
+            .zip(&problem.nodes)
+            .flat_map(|(cols, n)| cols.iter().zip(&n.candidates).map(move |(&col, c)| (col, f(c))))
+            .collect()
+    };
+    if let Some(limit) = limits.0 {
+        pb.add_row(..=limit, sum(|c| c.dsp));
+    }
+    if let Some(limit) = limits.1 {
+        pb.add_row(..=limit, sum(|c| c.bram));
     }
     if let Goal::Latency(Objective::Dataflow) = goal {
         // T >= cycles of every stage; S_p = when p starts producing;
@@ -357,6 +378,25 @@ mod tests {
         let err = solve(&p, Objective::Dataflow, None).expect_err("27 DSPs needed");
         assert_eq!(err, DseError::Infeasible { min_dsp: 27.0, min_bram: 1.0 });
         assert!(err.to_string().contains("27 DSP"));
+    }
+
+    #[test]
+    fn ties_go_to_fewer_resources() {
+        let node = |name: &str, c: Vec<Candidate>| Node { name: name.into(), candidates: c };
+        let p = Problem {
+            nodes: vec![
+                node("a", vec![cand(100.0, 5.0, 32.0, 0.0, 1, 1), cand(100.0, 5.0, 8.0, 0.0, 1, 1), cand(100.0, 5.0, 8.0, 2.0, 1, 1)]),
+                node("b", vec![cand(50.0, 1.0, 4.0, 1.0, 1, 1), cand(50.0, 1.0, 4.0, 0.0, 1, 1)]),
+            ],
+            edges: vec![Edge { from: 0, from_port: 0, to: 1, to_port: 0 }],
+            dsp_limit: 1248.0,
+            bram_limit: 288.0,
+        };
+        for objective in [Objective::Dataflow, Objective::Sum] {
+            let s = solve(&p, objective, None).expect("feasible");
+            assert_eq!(s.choice, vec![1, 1], "{objective:?}");
+            assert_eq!(s.objective, evaluate(&p, &s.choice, objective));
+        }
     }
 
     #[test]

@@ -1,4 +1,338 @@
 //! Design-space exploration (ARCHITECTURE.md stage 4): the C++ cost model
-//! estimates every candidate configuration of every process, `ilp` picks one
-//! per process with HiGHS, and the choice is written back as attributes.
+//! estimates every candidate configuration of every process
+//! (cpp/Transforms/Dse.cpp, through the cxx bridge), `ilp` picks one per
+//! process with HiGHS, and the choice is written back as attributes.
 pub mod ilp;
+
+use crate::bridge::ffi;
+use ilp::{Candidate, DseError, Edge, Node, Objective, Problem};
+use melior::ir::Module;
+use std::fmt;
+use std::time::Instant;
+
+/// How the DSE runs (command line: --dse-objective, --dse-time-limit,
+/// --dse-max-lanes, --dsp/--bram or the board's limits).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub objective: Objective,
+    /// Seconds HiGHS may spend per solve; None: until optimal.
+    pub time_limit: Option<f64>,
+    /// Most lanes per channel offered.
+    pub max_lanes: u32,
+    pub dsp: u32,
+    pub bram18k: u32,
+}
+
+impl Settings {
+    pub fn new(dsp: u32, bram18k: u32) -> Self {
+        Settings { objective: Objective::Dataflow, time_limit: None, max_lanes: DEFAULT_MAX_LANES, dsp, bram18k }
+    }
+}
+
+/// Lanes offered by default (the cost model offers lane counts that divide a
+/// port's accesses per iteration, at most 64).
+pub const DEFAULT_MAX_LANES: u32 = 64;
+
+pub fn objective_name(o: Objective) -> &'static str {
+    match o {
+        Objective::Dataflow => "dataflow",
+        Objective::Sum => "sum",
+    }
+}
+
+pub fn parse_objective(text: &str) -> Option<Objective> {
+    match text {
+        "dataflow" => Some(Objective::Dataflow),
+        "sum" => Some(Objective::Sum),
+        _ => None,
+    }
+}
+
+/// What the DSE did, for report.json.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// "optimal" or "time limit".
+    pub status: String,
+    pub objective: Objective,
+    /// The ILP alone / the whole DSE (enumeration, solve, apply).
+    pub ilp_seconds: f64,
+    pub seconds: f64,
+    /// The ILP's objective value (cycles).
+    pub objective_value: f64,
+    pub candidates: usize,
+    pub estimate: Estimate,
+}
+
+/// The cost model's figures of the graph (per node in instance order).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Estimate {
+    pub dataflow: i64,
+    pub sum: i64,
+    pub dsp: i64,
+    pub bram18k: i64,
+    pub fifo_bram18k: i64,
+    pub nodes: Vec<NodeEstimate>,
+    pub baseline: Baseline,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NodeEstimate {
+    /// The node's name as graph.dot and report.json spell it (`proc`, `proc_1`, ...).
+    pub name: String,
+    pub cycles: i64,
+    pub first_output: i64,
+    pub dsp: i64,
+    pub bram18k: i64,
+    pub ii: i64,
+    pub unroll: Vec<(String, i64)>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Baseline {
+    pub cycles: i64,
+    pub dsp: i64,
+    pub bram18k: i64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failure {
+    /// No design fits; the smallest limits that would (FIFOs included).
+    Infeasible { graph: String, dsp: u32, bram18k: u32, min_dsp: f64, min_bram18k: f64 },
+    /// Anything else (no graph, solver trouble, an IR the DSE cannot write).
+    Other(String),
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Failure::Infeasible { graph, dsp, bram18k, min_dsp, min_bram18k } => write!(
+                f,
+                "no design of '{graph}' fits {dsp} DSP and {bram18k} BRAM18K; the smallest limits that work are \
+                 {min_dsp} DSP and {min_bram18k} BRAM18K"
+            ),
+            Failure::Other(m) => write!(f, "DSE: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// The address of the module's operation, as the C++ side takes it.
+fn address(module: &Module) -> usize {
+    module.as_operation().to_raw().ptr as usize
+}
+
+/// Node names as graph.rs gives them: the callee, `_<k>` for its k-th repeat.
+pub fn node_names(processes: &[String]) -> Vec<String> {
+    let mut seen = std::collections::HashMap::new();
+    processes
+        .iter()
+        .map(|p| {
+            let count = seen.entry(p.clone()).or_insert(0usize);
+            *count += 1;
+            if *count == 1 {
+                p.clone()
+            } else {
+                format!("{p}_{}", *count - 1)
+            }
+        })
+        .collect()
+}
+
+fn convert(e: ffi::DseEstimate) -> Result<Estimate, Failure> {
+    if !e.error.is_empty() {
+        return Err(Failure::Other(e.error));
+    }
+    let names = node_names(&e.nodes.iter().map(|n| n.process.clone()).collect::<Vec<_>>());
+    let nodes = e
+        .nodes
+        .into_iter()
+        .zip(names)
+        .map(|(n, name)| NodeEstimate {
+            name,
+            cycles: n.cycles,
+            first_output: n.first_output,
+            dsp: n.dsp,
+            bram18k: n.bram18k,
+            ii: n.ii,
+            unroll: n.unroll_loops.into_iter().zip(n.unroll_factors).collect(),
+        })
+        .collect();
+    Ok(Estimate {
+        dataflow: e.dataflow,
+        sum: e.sum,
+        dsp: e.dsp,
+        bram18k: e.bram18k,
+        fifo_bram18k: e.fifo_bram18k,
+        nodes,
+        baseline: Baseline { cycles: e.baseline_cycles, dsp: e.baseline_dsp, bram18k: e.baseline_bram18k },
+    })
+}
+
+/// The ILP of `p` under the limits; the FIFOs' BRAM is taken from the budget
+/// first (their depths do not depend on the choice).
+pub fn problem(p: &ffi::DseProblem, dsp: u32, bram18k: u32) -> Problem {
+    let lanes = |v: &[i64]| v.iter().map(|&l| l.max(1) as u32).collect();
+    Problem {
+        nodes: p
+            .nodes
+            .iter()
+            .map(|n| Node {
+                name: n.process.clone(),
+                candidates: n
+                    .candidates
+                    .iter()
+                    .map(|c| Candidate {
+                        cycles: c.cycles as f64,
+                        fill: c.fill as f64,
+                        dsp: c.dsp as f64,
+                        bram: c.bram18k as f64,
+                        lanes_in: lanes(&c.lanes_in),
+                        lanes_out: lanes(&c.lanes_out),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        edges: p
+            .edges
+            .iter()
+            .map(|e| Edge { from: e.from as usize, from_port: e.from_port as usize, to: e.to as usize, to_port: e.to_port as usize })
+            .collect(),
+        dsp_limit: dsp as f64,
+        bram_limit: bram18k as f64 - p.fifo_bram18k as f64,
+    }
+}
+
+/// Explores, chooses and writes the choice into `module` (a dfg module).
+pub fn run(module: &Module, settings: &Settings) -> Result<Outcome, Failure> {
+    let start = Instant::now();
+    let candidates = ffi::dse_candidates(address(module), settings.max_lanes.max(1) as i64);
+    if !candidates.error.is_empty() {
+        return Err(Failure::Other(candidates.error));
+    }
+    let count: usize = candidates.nodes.iter().map(|n| n.candidates.len()).sum();
+    log::info!(
+        "DSE: {} nodes, {count} candidates, {} edges ({:.3} s to enumerate)",
+        candidates.nodes.len(),
+        candidates.edges.len(),
+        candidates.seconds
+    );
+    if log::log_enabled!(log::Level::Trace) {
+        for n in &candidates.nodes {
+            for c in &n.candidates {
+                log::trace!("DSE: {}: {} cycles, fill {}, {} DSP, {} BRAM18K: {}", n.process, c.cycles, c.fill, c.dsp, c.bram18k, c.config);
+            }
+        }
+    }
+    let ilp = problem(&candidates, settings.dsp, settings.bram18k);
+    let solution = ilp::solve(&ilp, settings.objective, settings.time_limit).map_err(|e| match e {
+        DseError::Infeasible { min_dsp, min_bram } => Failure::Infeasible {
+            graph: candidates.graph.clone(),
+            dsp: settings.dsp,
+            bram18k: settings.bram18k,
+            min_dsp,
+            min_bram18k: min_bram + candidates.fifo_bram18k as f64,
+        },
+        other => Failure::Other(other.to_string()),
+    })?;
+    log::info!("DSE: ILP {} in {:.3} s, objective {}", solution.status, solution.seconds, solution.objective);
+    let configs: Vec<String> = solution
+        .choice
+        .iter()
+        .zip(&candidates.nodes)
+        .map(|(&c, n)| n.candidates[c].config.clone())
+        .collect();
+    for (n, c) in candidates.nodes.iter().zip(&configs) {
+        log::debug!("DSE: {} <- {c}", n.process);
+    }
+    let estimate = convert(ffi::dse_apply(address(module), &configs, &solution.status, objective_name(settings.objective)))?;
+    Ok(Outcome {
+        status: solution.status,
+        objective: settings.objective,
+        ilp_seconds: solution.seconds,
+        seconds: start.elapsed().as_secs_f64(),
+        objective_value: solution.objective,
+        candidates: count,
+        estimate,
+    })
+}
+
+/// The figures of `module`'s graph with its own directives (--no-dse).
+pub fn estimate(module: &Module) -> Result<Estimate, Failure> {
+    convert(ffi::dse_estimate(address(module)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_the_graph() {
+        let names = node_names(&["a".to_string(), "b".to_string(), "a".to_string(), "a".to_string()]);
+        assert_eq!(names, ["a", "b", "a_1", "a_2"]);
+    }
+
+    #[test]
+    fn objectives_round_trip() {
+        for o in [Objective::Dataflow, Objective::Sum] {
+            assert_eq!(parse_objective(objective_name(o)), Some(o));
+        }
+        assert_eq!(parse_objective("bottleneck"), None);
+    }
+
+    fn dfg_problem() -> ffi::DseProblem {
+        let cand = |cycles, dsp, bram, lanes: i64, config: &str| ffi::DseCandidate {
+            cycles,
+            fill: 1,
+            dsp,
+            bram18k: bram,
+            lanes_in: vec![lanes],
+            lanes_out: vec![lanes],
+            config: config.to_string(),
+        };
+        ffi::DseProblem {
+            error: String::new(),
+            graph: "g".into(),
+            nodes: vec![
+                ffi::DseNode { process: "a".into(), kind: "load".into(), candidates: vec![cand(10, 0, 0, 1, "")] },
+                ffi::DseNode {
+                    process: "b".into(),
+                    kind: "pure_parallel".into(),
+                    candidates: vec![cand(100, 1, 2, 1, "L0.unroll=1"), cand(50, 2, 4, 1, "L0.unroll=2")],
+                },
+            ],
+            edges: vec![ffi::DseEdge { from: 0, from_port: 0, to: 1, to_port: 0, channel: String::new() }],
+            fifo_bram18k: 3,
+            seconds: 0.0,
+        }
+    }
+
+    #[test]
+    fn fifo_bram_comes_off_the_budget() {
+        let p = problem(&dfg_problem(), 10, 6);
+        assert_eq!(p.bram_limit, 3.0);
+        assert_eq!(p.nodes[1].candidates[1].cycles, 50.0);
+        let s = ilp::solve(&p, Objective::Dataflow, None).expect("feasible");
+        // Only the first candidate of b fits 3 BRAM18K.
+        assert_eq!(s.choice, vec![0, 0]);
+        let s = ilp::solve(&problem(&dfg_problem(), 10, 7), Objective::Dataflow, None).expect("feasible");
+        assert_eq!(s.choice, vec![0, 1]);
+    }
+
+    #[test]
+    fn infeasible_names_limits_with_fifos() {
+        let p = problem(&dfg_problem(), 0, 288);
+        match ilp::solve(&p, Objective::Dataflow, None) {
+            Err(DseError::Infeasible { min_dsp, min_bram }) => {
+                assert_eq!(min_dsp, 1.0);
+                assert_eq!(min_bram, 2.0);
+                let f = Failure::Infeasible { graph: "g".into(), dsp: 0, bram18k: 288, min_dsp, min_bram18k: min_bram + 3.0 };
+                assert_eq!(
+                    f.to_string(),
+                    "no design of 'g' fits 0 DSP and 288 BRAM18K; the smallest limits that work are 1 DSP and 5 BRAM18K"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -22,6 +22,7 @@ pub const HEADERS: &[(&str, &str)] = &[
     ("hls_stream.h", include_str!("include/hls_stream.h")),
     ("ming_dataflow.h", include_str!("include/ming_dataflow.h")),
     ("ap_int.h", include_str!("include/ap_int.h")),
+    ("hls_vector.h", include_str!("include/hls_vector.h")),
 ];
 
 /// Files only a ming project has: an existing OUTDIR is replaced only when it
@@ -37,6 +38,8 @@ pub struct Project<'a> {
     pub top_signature: &'a str,
     pub graph: &'a Graph,
     pub target: &'a Target,
+    /// The DSE's result and the cost model's estimates for the report.
+    pub figures: &'a report::Figures,
 }
 
 #[derive(Debug)]
@@ -87,8 +90,8 @@ pub fn write(outdir: &Path, p: &Project) -> Result<PathBuf, ProjectError> {
     }
     stage.write("Makefile", makefile::render(name))?;
     stage.write("run_hls.tcl", tcl::render(name, p.target))?;
-    stage.write("report.json", report::json(name, p.target, p.graph).pretty())?;
-    stage.write("report.md", report::markdown(name, p.target, p.graph))?;
+    stage.write("report.json", report::json(name, p.target, p.graph, p.figures).pretty())?;
+    stage.write("report.md", report::markdown(name, p.target, p.graph, p.figures))?;
     stage.write("graph.dot", dot::render(p.graph))?;
     stage.create_dir("data")?;
     render_svg(stage.path());

@@ -1,17 +1,51 @@
 //! report.json and report.md (schema: ARCHITECTURE.md, "report.json").
-//! Until the DSE exists only what is known is filled in: the top, the board
-//! and its limits, the nodes and channels of the graph. Every estimate is
-//! null and `dse.status` is "not run"; no number is made up.
+//! The estimates come from the cost model through the DSE (rust/dse): under
+//! the configuration the ILP chose, or with the IR's own directives when the
+//! DSE did not run (`--no-dse`; `dse.status` is then "not run"). A design
+//! that never was a dfg graph (emitHLS input) has no estimate: every figure
+//! is null. No number is made up.
 use super::graph::Graph;
 use super::json::Json;
 use crate::board::Target;
+use crate::dse::{Estimate, NodeEstimate};
 use std::fmt::Write as _;
+
+/// How the DSE ran, when it did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Solve {
+    /// "optimal" or "time limit".
+    pub status: String,
+    /// "dataflow" or "sum".
+    pub objective: String,
+    /// The whole DSE (enumeration, ILP, writing the choice back).
+    pub seconds: f64,
+    /// HiGHS alone.
+    pub ilp_seconds: f64,
+    pub candidates: usize,
+}
+
+/// What the report knows beyond the graph.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Figures {
+    pub estimate: Option<Estimate>,
+    pub solve: Option<Solve>,
+}
+
+impl Figures {
+    fn node(&self, name: &str) -> Option<&NodeEstimate> {
+        self.estimate.as_ref()?.nodes.iter().find(|n| n.name == name)
+    }
+}
 
 fn node_name(g: &Graph, index: Option<usize>) -> Json {
     Json::opt_str(index.and_then(|i| g.nodes.get(i)).map(|n| n.name.as_str()))
 }
 
-pub fn json(top: &str, target: &Target, g: &Graph) -> Json {
+fn int(v: Option<i64>) -> Json {
+    v.map(Json::Int).unwrap_or(Json::Null)
+}
+
+pub fn json(top: &str, target: &Target, g: &Graph, f: &Figures) -> Json {
     let b = &target.board;
     let board = Json::object([
         ("name", Json::str(b.name)),
@@ -30,14 +64,17 @@ pub fn json(top: &str, target: &Target, g: &Graph) -> Json {
         .nodes
         .iter()
         .map(|n| {
+            let e = f.node(&n.name);
+            let unroll = e.map(|e| Json::Object(e.unroll.iter().map(|(l, u)| (l.clone(), Json::Int(*u))).collect()));
             Json::object([
                 ("name", Json::str(&n.name)),
                 ("kind", Json::opt_str(n.kind.as_deref())),
-                ("cycles", Json::Null),
-                ("dsp", Json::Null),
-                ("bram18k", Json::Null),
-                ("ii", Json::Null),
-                ("unroll", Json::Null),
+                ("cycles", int(e.map(|e| e.cycles))),
+                ("first_output", int(e.map(|e| e.first_output))),
+                ("dsp", int(e.map(|e| e.dsp))),
+                ("bram18k", int(e.map(|e| e.bram18k))),
+                ("ii", int(e.map(|e| e.ii).filter(|&ii| ii > 0))),
+                ("unroll", unroll.unwrap_or(Json::Null)),
                 ("lanes_in", Json::opt_int(n.lanes_in)),
                 ("lanes_out", Json::opt_int(n.lanes_out)),
             ])
@@ -58,14 +95,42 @@ pub fn json(top: &str, target: &Target, g: &Graph) -> Json {
             ])
         })
         .collect();
+    let e = f.estimate.as_ref();
+    let speedup = e.filter(|e| e.dataflow > 0).map(|e| e.baseline.cycles as f64 / e.dataflow as f64);
+    let total = Json::object([
+        ("cycles", int(e.map(|e| e.dataflow))),
+        ("dsp", int(e.map(|e| e.dsp))),
+        ("bram18k", int(e.map(|e| e.bram18k))),
+        ("simulated_cycles", Json::Null),
+        // The paper's Eq. (1) objective and the FIFOs' share of bram18k.
+        ("sum_cycles", int(e.map(|e| e.sum))),
+        ("fifo_bram18k", int(e.map(|e| e.fifo_bram18k))),
+    ]);
+    let baseline = Json::object([
+        ("cycles", int(e.map(|e| e.baseline.cycles))),
+        ("dsp", int(e.map(|e| e.baseline.dsp))),
+        ("bram18k", int(e.map(|e| e.baseline.bram18k))),
+        ("speedup", speedup.map(Json::Float).unwrap_or(Json::Null)),
+    ]);
+    let dse = match &f.solve {
+        Some(s) => Json::object([
+            ("solver", Json::str("highs")),
+            ("status", Json::str(&s.status)),
+            ("seconds", Json::Float(s.seconds)),
+            ("objective", Json::str(&s.objective)),
+            ("ilp_seconds", Json::Float(s.ilp_seconds)),
+            ("candidates", Json::Int(s.candidates as i64)),
+        ]),
+        None => Json::object([("solver", Json::Null), ("status", Json::str("not run")), ("seconds", Json::Null), ("objective", Json::Null)]),
+    };
     Json::object([
         ("top", Json::str(top)),
         ("board", board),
-        ("total", Json::object([("cycles", Json::Null), ("dsp", Json::Null), ("bram18k", Json::Null), ("simulated_cycles", Json::Null)])),
-        ("baseline", Json::object([("cycles", Json::Null), ("dsp", Json::Null), ("bram18k", Json::Null)])),
+        ("total", total),
+        ("baseline", baseline),
         ("nodes", Json::Array(nodes)),
         ("channels", Json::Array(channels)),
-        ("dse", Json::object([("solver", Json::Null), ("status", Json::str("not run")), ("seconds", Json::Null), ("objective", Json::Null)])),
+        ("dse", dse),
     ])
 }
 
@@ -74,7 +139,7 @@ fn or_dash<T: ToString>(v: Option<T>) -> String {
 }
 
 /// The same as tables; "-" where report.json has null.
-pub fn markdown(top: &str, target: &Target, g: &Graph) -> String {
+pub fn markdown(top: &str, target: &Target, g: &Graph, f: &Figures) -> String {
     let b = &target.board;
     let mut out = String::new();
     let _ = writeln!(out, "# {top}\n");
@@ -83,16 +148,44 @@ pub fn markdown(top: &str, target: &Target, g: &Graph) -> String {
         "Board **{}** ({}), limits {} DSP and {} BRAM18K, clock {} MHz.\n",
         b.name, b.part, target.dsp, target.bram18k, target.clock_mhz
     );
-    out.push_str("Design-space exploration: not run. Cycle, DSP and BRAM estimates are not available yet.\n\n");
-    out.push_str("## Nodes\n\n| name | kind | lanes in | lanes out | cycles | DSP | BRAM18K | II |\n|---|---|---|---|---|---|---|---|\n");
+    match &f.solve {
+        Some(s) => {
+            let _ = writeln!(
+                out,
+                "Design-space exploration: HiGHS, {} ({} objective, {} candidates, {:.3} s, ILP {:.3} s).\n",
+                s.status, s.objective, s.candidates, s.seconds, s.ilp_seconds
+            );
+        }
+        None if f.estimate.is_some() => out.push_str("Design-space exploration: not run; estimates of the directives in the input.\n\n"),
+        None => out.push_str("Design-space exploration: not run. Cycle, DSP and BRAM estimates are not available.\n\n"),
+    }
+    if let Some(e) = &f.estimate {
+        out.push_str("| design | cycles | DSP | BRAM18K |\n|---|---|---|---|\n");
+        let _ = writeln!(out, "| ming (dataflow) | {} | {} | {} |", e.dataflow, e.dsp, e.bram18k);
+        let _ = writeln!(out, "| Vanilla baseline | {} | {} | {} |", e.baseline.cycles, e.baseline.dsp, e.baseline.bram18k);
+        if e.dataflow > 0 {
+            let _ = writeln!(out, "\nSpeedup over the baseline: {:.1}x. FIFOs: {} BRAM18K.", e.baseline.cycles as f64 / e.dataflow as f64, e.fifo_bram18k);
+        }
+        out.push('\n');
+    }
+    out.push_str("## Nodes\n\n| name | kind | lanes in | lanes out | cycles | DSP | BRAM18K | II | unroll |\n|---|---|---|---|---|---|---|---|---|\n");
     for n in &g.nodes {
+        let e = f.node(&n.name);
+        let unroll = e
+            .map(|e| e.unroll.iter().map(|(l, u)| format!("{l}={u}")).collect::<Vec<_>>().join(" "))
+            .filter(|s| !s.is_empty());
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | - | - | - | - |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             n.name,
             or_dash(n.kind.as_deref()),
             or_dash(n.lanes_in),
-            or_dash(n.lanes_out)
+            or_dash(n.lanes_out),
+            or_dash(e.map(|e| e.cycles)),
+            or_dash(e.map(|e| e.dsp)),
+            or_dash(e.map(|e| e.bram18k)),
+            or_dash(e.map(|e| e.ii).filter(|&ii| ii > 0)),
+            or_dash(unroll),
         );
     }
     out.push_str("\n## Channels\n\n| name | from | to | elem | depth | lanes | peak |\n|---|---|---|---|---|---|---|\n");
@@ -121,7 +214,7 @@ mod tests {
             ..Graph::default()
         };
         let target = Target::new(by_name("zedboard").expect("board"), Some(50), None, 100.0);
-        let text = json("t", &target, &g).pretty();
+        let text = json("t", &target, &g, &Figures::default()).pretty();
         for want in [
             "\"top\": \"t\"",
             "\"name\": \"zedboard\"",
@@ -138,8 +231,60 @@ mod tests {
         ] {
             assert!(text.contains(want), "{want} in {text}");
         }
-        let md = markdown("t", &target, &g);
-        assert!(md.contains("| a | load | - | 2 | - | - | - | - |"), "{md}");
+        let md = markdown("t", &target, &g, &Figures::default());
+        assert!(md.contains("| a | load | - | 2 | - | - | - | - | - |"), "{md}");
         assert!(md.contains("| c0 | a | b | i8 | 4 | 2 | - |"), "{md}");
+    }
+
+    #[test]
+    fn estimates_and_the_solve() {
+        let g = Graph {
+            name: "t".into(),
+            nodes: vec![
+                Node { name: "conv".into(), kind: Some("sliding_window".into()), lanes_in: Some(1), lanes_out: Some(1) },
+                Node { name: "conv_1".into(), kind: None, lanes_in: Some(1), lanes_out: None },
+            ],
+            ..Graph::default()
+        };
+        let node = |name: &str, cycles| NodeEstimate {
+            name: name.into(),
+            cycles,
+            first_output: 5,
+            dsp: 27,
+            bram18k: 1,
+            ii: 1,
+            unroll: vec![("L2".into(), 4)],
+        };
+        let f = Figures {
+            estimate: Some(Estimate {
+                dataflow: 1000,
+                sum: 1900,
+                dsp: 54,
+                bram18k: 3,
+                fifo_bram18k: 1,
+                nodes: vec![node("conv", 990), node("conv_1", 910)],
+                baseline: crate::dse::Baseline { cycles: 50000, dsp: 2, bram18k: 9 },
+            }),
+            solve: Some(Solve { status: "optimal".into(), objective: "dataflow".into(), seconds: 0.5, ilp_seconds: 0.25, candidates: 7 }),
+        };
+        let target = Target::new(by_name("kv260").expect("board"), None, None, 200.0);
+        let text = json("t", &target, &g, &f).pretty();
+        for want in [
+            "\"cycles\": 1000",
+            "\"cycles\": 50000",
+            "\"speedup\": 50.0",
+            "\"cycles\": 910",
+            "\"L2\": 4",
+            "\"solver\": \"highs\"",
+            "\"status\": \"optimal\"",
+            "\"objective\": \"dataflow\"",
+            "\"seconds\": 0.5",
+        ] {
+            assert!(text.contains(want), "{want} in {text}");
+        }
+        let md = markdown("t", &target, &g, &f);
+        assert!(md.contains("| conv | sliding_window | 1 | 1 | 990 | 27 | 1 | 1 | L2=4 |"), "{md}");
+        assert!(md.contains("| Vanilla baseline | 50000 | 2 | 9 |"), "{md}");
+        assert!(md.contains("HiGHS, optimal"), "{md}");
     }
 }

@@ -12,6 +12,12 @@ int32_t opt_main(const OptRequest &request);
 bool is_pass_name(rust::Str name);
 void print_pass_help();
 void register_in_context(size_t context);
+struct DseProblem;
+struct DseEstimate;
+DseProblem dse_candidates(size_t module, int64_t max_lanes);
+DseEstimate dse_apply(size_t module, const rust::Vec<rust::String> &configs, rust::Str status,
+                      rust::Str objective);
+DseEstimate dse_estimate(size_t module);
 } // namespace ming::bridge
 
 #endif

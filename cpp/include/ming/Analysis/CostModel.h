@@ -154,6 +154,12 @@ struct Candidate {
 /// lane count dividing its accesses per iteration, buffers auto-partitioned;
 /// within one lane assignment only Pareto-optimal (cycles, dsp, bram18k)
 /// points are kept. At most `limit` configurations are evaluated.
+/// The same configurations before the Pareto filter (every one evaluated,
+/// in enumeration order: unroll choices outer, lane choices inner).
+std::vector<Candidate> enumerateConfigurations(dfg::ProcessOp process,
+                                               const CostOptions &options = {},
+                                               unsigned limit = 512);
+
 std::vector<Candidate> enumerateCandidates(dfg::ProcessOp process,
                                            const CostOptions &options = {},
                                            unsigned limit = 512);
@@ -190,6 +196,28 @@ struct GraphCost {
 GraphCost estimateGraph(dfg::GraphOp graph,
                         const std::function<const ProcessCost *(llvm::StringRef)> &lookup,
                         const CostOptions &options = {});
+
+//===----------------------------------------------------------------------===//
+// Vanilla baseline
+//===----------------------------------------------------------------------===//
+
+/// The directives of the paper's "Vanilla" design for `process`: only the
+/// innermost loops pipelined (II 1 requested), nothing unrolled, one lane
+/// per port, the IR's partitioning only.
+ProcessConfig vanillaConfig(dfg::ProcessOp process);
+
+struct BaselineCost {
+  int64_t cycles = 0;  // sum over instances: the layers run one after another
+  int64_t dsp = 0;     // sum over instances
+  int64_t bram18k = 0; // buffers and ROMs of the instances + every intermediate tensor
+  int64_t tensorBram18k = 0;
+};
+
+/// The graph as plain sequential HLS (docs/cost-model.md, "Vanilla
+/// baseline"): every instance under vanillaConfig, one after another, each
+/// channel's whole tensor stored in BRAM (its element count from the pushes
+/// or pulls that are not under an scf.if).
+BaselineCost estimateBaseline(dfg::GraphOp graph, const CostOptions &options = {});
 
 /// FIFO BRAM18K of one channel.
 int64_t channelBram18k(int64_t lanes, int64_t depth, int64_t width, const CostOptions &options);
