@@ -706,6 +706,24 @@ void Walker::walkFor(scf::ForOp loop, Counters &c) {
     argCar.push_back(car(init));
   }
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  // An unrolled accumulation through an associative, exact operation (integer
+  // add, min/max, bit logic) is rebalanced into a tree by HLS: n terms cost
+  // ceil(log2(n + 1)) levels after the last term arrives, not n.
+  SmallVector<Value> other(yield.getNumOperands());
+  for (auto [k, v] : llvm::enumerate(yield.getOperands())) {
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getNumOperands() != 2 ||
+        !isa<arith::AddIOp, arith::OrIOp, arith::AndIOp, arith::XOrIOp, arith::MaxSIOp,
+             arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp, arith::MaximumFOp,
+             arith::MinimumFOp>(def))
+      continue;
+    Value acc = loop.getRegionIterArgs()[k];
+    if (def->getOperand(0) == acc)
+      other[k] = def->getOperand(1);
+    else if (def->getOperand(1) == acc)
+      other[k] = def->getOperand(0);
+  }
+  SmallVector<int64_t> latest(argArr.begin(), argArr.end());
   for (int64_t i = 0; i < b.trip && !exhausted; ++i) {
     if (b.constant)
       known[loop.getInductionVar()] = b.lb + i * b.step;
@@ -715,6 +733,11 @@ void Walker::walkFor(scf::ForOp loop, Counters &c) {
     for (auto [k, v] : llvm::enumerate(yield.getOperands())) {
       argArr[k] = arr(v);
       argCar[k] = car(v);
+      if (other[k]) {
+        latest[k] = std::max(latest[k], arr(other[k]));
+        int64_t level = arr(v) - std::max(arr(loop.getRegionIterArgs()[k]), arr(other[k]));
+        argArr[k] = std::min(argArr[k], latest[k] + level * llvm::Log2_64_Ceil(i + 2));
+      }
     }
   }
   known.erase(loop.getInductionVar());

@@ -20,11 +20,13 @@ module {
   // Inside the pipelined loop the k loop is fully unrolled: 4 pulls (one per
   // lane: port II 1), 4 muli 8x8 (1 DSP each), weights w4[k] with k constant
   // after unrolling: the ROM folds into constants (no BRAM, no port).
-  // Depth: pull 1, mul 1+2 = 3, adds chained 4, 5, 6, 7, push 8 -> 8.
-  // cycles = 15 * 1 + 8 = 23; first push after 8; DSP = 4 (II 1, no sharing).
-  // CHECK: remark: L0: trip=16 unroll=1 pipelined ii=1 (request) depth=8 cycles=23 dsp=4 ops=[addi 32 x4, muli 8x8->32 x4]
+  // Depth: pull 1, mul 1+2 = 3; the 4 adds of the unrolled accumulation are
+  // rebalanced by HLS into a tree over 5 terms (4 products + the zero
+  // start): ceil(log2 5) = 3 levels -> 6; push 7 -> 7.
+  // cycles = 15 * 1 + 7 = 22; first push after 7; DSP = 4 (II 1, no sharing).
+  // CHECK: remark: L0: trip=16 unroll=1 pipelined ii=1 (request) depth=7 cycles=22 dsp=4 ops=[addi 32 x4, muli 8x8->32 x4]
   // CHECK: remark: rom @w4 4x8b banks=1 words=4 folded bram18k=0
-  // CHECK: remark: process @mac: cycles=23 first=8 dsp=4 bram18k=0
+  // CHECK: remark: process @mac: cycles=22 first=7 dsp=4 bram18k=0
   dfg.process @mac(%in: !dfg.in<i8, lanes = 4>, %out: !dfg.out<i32>) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -109,13 +111,13 @@ module {
   // ===== 4. Memory ports limit II ==========================================
   // buf: 64 x i16 = 1024 bits, not partitioned -> one LUTRAM bank, 2 ports.
   // Per iteration 4 reads (k unrolled, distinct addresses) + 1 write = 5
-  // accesses -> II = ceil(5 / 2) = 3. Depth: reads 1, adds 2..5, push 6.
-  // cycles = 15 * 3 + 6 = 51.
-  // CHECK: remark: L0: trip=16 unroll=1 pipelined ii=3 (memory alloca) depth=6 cycles=51 dsp=0 ops=[addi 16 x4]
+  // accesses -> II = ceil(5 / 2) = 3. Depth: reads 1, add tree over 5 terms
+  // 3 levels -> 4, push 5. cycles = 15 * 3 + 5 = 50.
+  // CHECK: remark: L0: trip=16 unroll=1 pipelined ii=3 (memory alloca) depth=5 cycles=50 dsp=0 ops=[addi 16 x4]
   // CHECK: remark: buffer 64x16b banks=1 words=64 lutram bram18k=0
   // With auto-partition the buffer is split cyclically by 3 (22 words per
-  // bank, still LUTRAM) and II drops to 1: 15 + 6 = 21.
-  // HYPO: remark: L0: trip=16 unroll=1 pipelined ii=1 (request) depth=6 cycles=21
+  // bank, still LUTRAM) and II drops to 1: 15 + 5 = 20.
+  // HYPO: remark: L0: trip=16 unroll=1 pipelined ii=1 (request) depth=5 cycles=20
   // HYPO: remark: buffer 64x16b banks=3 words=22 lutram bram18k=0
   dfg.process @ports(%in: !dfg.in<i16>, %out: !dfg.out<i16>) {
     %c0 = arith.constant 0 : index
