@@ -165,21 +165,41 @@ Value clonePayload(Emitter &e, linalg::GenericOp op, ArrayRef<Value> args,
 // Structural processes
 //===----------------------------------------------------------------------===//
 
+/// One pipelined loop over every element of `shape` in stream `order`, the
+/// tensor indices recovered by division: the node then offers the DSE any
+/// unroll factor (and lane count) dividing the element count, not only the
+/// divisors of its innermost dimension.
+static void flatNest(Emitter &e, ArrayRef<int64_t> sizes,
+                     llvm::function_ref<void(ArrayRef<Value>)> body) {
+  int64_t count = 1;
+  for (int64_t s : sizes)
+    count *= s;
+  e.nest({count}, [&](ArrayRef<Value> flat) {
+    SmallVector<Value> ivs(sizes.size());
+    int64_t stride = 1;
+    for (int64_t i = sizes.size() - 1; i >= 0; --i) {
+      Value q = stride == 1 ? flat[0]
+                            : Value(arith::DivUIOp::create(e.b, e.loc, flat[0], e.idx(stride)));
+      ivs[i] = i == 0 ? q : Value(arith::RemUIOp::create(e.b, e.loc, q, e.idx(sizes[i])));
+      stride *= sizes[i];
+    }
+    body(ivs);
+  });
+}
+
 void buildLoad(OpBuilder &b, Location loc, Value memory, Value out, const Order &order) {
   Emitter e{b, loc};
   auto type = cast<MemRefType>(memory.getType());
-  e.nest(permuteShape(type.getShape(), order), [&](ArrayRef<Value> ivs) {
-    Value v = memref::LoadOp::create(b, loc, memory, unpermute(ivs, order));
-    e.push(v, out);
+  flatNest(e, permuteShape(type.getShape(), order), [&](ArrayRef<Value> ivs) {
+    e.push(memref::LoadOp::create(b, loc, memory, unpermute(ivs, order)), out);
   });
 }
 
 void buildStore(OpBuilder &b, Location loc, Value in, Value memory, const Order &order) {
   Emitter e{b, loc};
   auto type = cast<MemRefType>(memory.getType());
-  e.nest(permuteShape(type.getShape(), order), [&](ArrayRef<Value> ivs) {
-    Value v = e.pull(in);
-    memref::StoreOp::create(b, loc, v, memory, unpermute(ivs, order));
+  flatNest(e, permuteShape(type.getShape(), order), [&](ArrayRef<Value> ivs) {
+    memref::StoreOp::create(b, loc, e.pull(in), memory, unpermute(ivs, order));
   });
 }
 
@@ -400,6 +420,25 @@ LogicalResult buildLoopNest(OpBuilder &b, Location loc, linalg::GenericOp op,
     args.push_back(acc);
     return clonePayload(e, op, args, ivs);
   };
+
+  // Elementwise with every stream read once per element: one flat loop, so
+  // the DSE can widen it by any divisor of the element count.
+  bool elementwise = !reduces && llvm::all_of(llvm::enumerate(all), [&](auto it) {
+    return it.value().role != Role::Stream ||
+           (plans[it.index()].level == numLoops && !plans[it.index()].full);
+  });
+  if (elementwise && numLoops > 0) {
+    SmallVector<int64_t> sizes;
+    for (unsigned d : loops)
+      sizes.push_back(trips[d]);
+    flatNest(e, sizes, [&](ArrayRef<Value> flat) {
+      for (auto [pos, d] : llvm::enumerate(loops))
+        ivs[d] = flat[pos];
+      pullAt(numLoops);
+      e.push(payload(valueOf(all.size() - 1)), out);
+    });
+    return success();
+  }
 
   std::function<Value(unsigned, Value)> level = [&](unsigned lvl, Value acc) -> Value {
     pullAt(lvl);

@@ -6,14 +6,18 @@
 
 // CHECK: memref.global "private" constant @weights : memref<4x2x3x3xf32> = dense<
 
-// The load streams NCHW memory as N, H, W, C (channels innermost).
+// The load streams NCHW memory as N, H, W, C (channels innermost) in one
+// flat pipelined loop over the 72 elements, indices recovered by division.
 // CHECK-LABEL: dfg.process @load0
 // CHECK-SAME: (%[[MEM:[a-z0-9_]+]]: memref<1x2x6x6xf32>, %[[OUT:[a-z0-9_]+]]: !dfg.out<f32>) attributes {kind = #dfg.kind<load>}
-// CHECK: scf.for %[[N:[a-z0-9_]+]] = %{{.*}} to %c1
-// CHECK: scf.for %[[H:[a-z0-9_]+]] = %{{.*}} to %c6
-// CHECK: scf.for %[[W:[a-z0-9_]+]] = %{{.*}} to %c6
-// CHECK: scf.for %[[C:[a-z0-9_]+]] = %{{.*}} to %c2
-// CHECK: %[[V:[a-z0-9_]+]] = memref.load %[[MEM]][%[[N]], %[[C]], %[[H]], %[[W]]]
+// CHECK: scf.for %[[I:[a-z0-9_]+]] = %{{.*}} to %c72
+// CHECK-DAG: %[[C:.*]] = arith.remui %[[I]], %c2
+// CHECK-DAG: %[[Q1:.*]] = arith.divui %[[I]], %c2
+// CHECK-DAG: %[[W:.*]] = arith.remui %[[Q1]], %c6
+// CHECK-DAG: %[[Q2:.*]] = arith.divui %[[I]], %c12
+// CHECK-DAG: %[[H:.*]] = arith.remui %[[Q2]], %c6
+// CHECK-DAG: %[[N:.*]] = arith.divui %[[I]], %c72
+// CHECK: %[[V:.*]] = memref.load %[[MEM]][%[[N]], %[[C]], %[[H]], %[[W]]]
 // CHECK: dfg.push %[[V]], %[[OUT]]
 // CHECK: } {ming.pipeline_ii = 1 : i64}
 
@@ -40,7 +44,8 @@
 // CHECK: dfg.push
 // CHECK: } {ming.pipeline_ii = 1 : i64}
 
-// The elementwise layer pulls one value per element in the same pixel-major order.
+// The elementwise layer pulls one value per element in the same pixel-major
+// order, in one flat loop as well.
 // CHECK-LABEL: dfg.process @map2
 // CHECK-SAME: attributes {kind = #dfg.kind<pure_parallel>}
 // CHECK: dfg.pull
@@ -48,11 +53,10 @@
 // CHECK: dfg.push
 
 // CHECK-LABEL: dfg.process @store3
-// CHECK: scf.for %[[N:[a-z0-9_]+]] = %{{.*}} to %c1
-// CHECK: scf.for %[[H:[a-z0-9_]+]] = %{{.*}} to %c6
-// CHECK: scf.for %[[W:[a-z0-9_]+]] = %{{.*}} to %c6
-// CHECK: scf.for %[[F:[a-z0-9_]+]] = %{{.*}} to %c4
-// CHECK: memref.store %{{.*}}, %{{.*}}[%[[N]], %[[F]], %[[H]], %[[W]]]
+// CHECK: scf.for %[[I:[a-z0-9_]+]] = %{{.*}} to %c144
+// CHECK-DAG: %[[F:.*]] = arith.remui %[[I]], %c4
+// CHECK-DAG: %[[N:.*]] = arith.divui %[[I]], %c144
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[N]], %[[F]], %{{.*}}, %{{.*}}]
 
 // CHECK-LABEL: dfg.graph @conv_relu
 // CHECK-SAME: (%[[X:[a-z0-9_]+]]: memref<1x2x6x6xf32>, %[[Y:[a-z0-9_]+]]: memref<1x4x6x6xf32>) attributes {ming.num_inputs = 1 : i64}

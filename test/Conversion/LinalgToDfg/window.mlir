@@ -54,10 +54,7 @@ func.func @strided(%x: tensor<1x3x8x8xi8>) -> tensor<1x3x4x4xi8> {
 // CHECK-DAG: memref.alloca() {{.*}} : memref<2x6x4xf32>
 // CHECK-DAG: memref.alloca() {{.*}} : memref<3x3x4xf32>
 // CHECK-LABEL: dfg.process @store2
-// CHECK: scf.for %{{.*}} to %c1
-// CHECK: scf.for %{{.*}} to %c4
-// CHECK: scf.for %{{.*}} to %c4
-// CHECK: scf.for %{{.*}} to %c4
+// CHECK: scf.for %{{.*}} to %c64
 func.func @depthwise(%x: tensor<1x4x6x6xf32>) -> tensor<1x4x4x4xf32> {
   %w = arith.constant dense<0.5> : tensor<4x3x3xf32>
   %c0 = arith.constant 0.0 : f32
