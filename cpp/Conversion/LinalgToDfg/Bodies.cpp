@@ -118,6 +118,13 @@ struct Emitter {
   Value buffer(ArrayRef<int64_t> shape, Type elem) {
     return memref::AllocaOp::create(b, loc, MemRefType::get(shape, elem));
   }
+
+  /// A buffer of `shape` filled from `port` in row-major order.
+  Value pullBuffer(ArrayRef<int64_t> shape, Value port) {
+    Value buf = buffer(shape, cast<dfg::InputType>(port.getType()).getElementType());
+    nest(shape, [&](ArrayRef<Value> ivs) { memref::StoreOp::create(b, loc, pull(port), buf, ivs); });
+    return buf;
+  }
   Value constant(TypedAttr attr) { return arith::ConstantOp::create(b, loc, attr); }
 };
 
@@ -378,11 +385,8 @@ LogicalResult buildLoopNest(OpBuilder &b, Location loc, linalg::GenericOp op,
       if (operand.role != Role::Stream || plan.level != level)
         continue;
       if (plan.full) {
-        auto type = cast<RankedTensorType>(operand.source.getType());
-        plan.buffer = e.buffer(type.getShape(), type.getElementType());
-        e.nest(type.getShape(), [&](ArrayRef<Value> bivs) {
-          memref::StoreOp::create(b, loc, e.pull(operand.port), plan.buffer, bivs);
-        });
+        plan.buffer = e.pullBuffer(
+            cast<RankedTensorType>(operand.source.getType()).getShape(), operand.port);
         continue;
       }
       if (plan.bufferDims.empty()) {
@@ -392,10 +396,7 @@ LogicalResult buildLoopNest(OpBuilder &b, Location loc, linalg::GenericOp op,
       SmallVector<int64_t> shape;
       for (unsigned d : plan.bufferDims)
         shape.push_back(trips[d]);
-      plan.buffer = e.buffer(shape, getElementTypeOrSelf(operand.source.getType()));
-      e.nest(shape, [&](ArrayRef<Value> bivs) {
-        memref::StoreOp::create(b, loc, e.pull(operand.port), plan.buffer, bivs);
-      });
+      plan.buffer = e.pullBuffer(shape, operand.port);
     }
   };
   auto valueOf = [&](unsigned k) -> Value {
@@ -666,12 +667,8 @@ LogicalResult buildWindow(OpBuilder &b, Location loc, linalg::GenericOp op,
       perElement.push_back(k);
       continue;
     }
-    auto type = cast<RankedTensorType>(operand.source.getType());
-    Value buf = e.buffer(type.getShape(), type.getElementType());
-    e.nest(type.getShape(), [&](ArrayRef<Value> bivs) {
-      memref::StoreOp::create(b, loc, e.pull(operand.port), buf, bivs);
-    });
-    fullBuffers[k] = buf;
+    fullBuffers[k] = e.pullBuffer(
+        cast<RankedTensorType>(operand.source.getType()).getShape(), operand.port);
   }
 
   Value lines;

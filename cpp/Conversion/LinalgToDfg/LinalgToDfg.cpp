@@ -117,33 +117,23 @@ LogicalResult normalise(func::FuncOp func) {
   return success();
 }
 
-/// The constant a fill-like generic writes everywhere (linalg.fill after
-/// generalisation), if `op` is one.
-TypedAttr fillValue(linalg::GenericOp op) {
-  if (op.getNumDpsInits() != 1 || op.getNumLoops() == 0 ||
-      llvm::any_of(op.getDpsInputs(), [](Value v) { return isa<ShapedType>(v.getType()); }))
-    return {};
-  Block &body = op.getRegion().front();
-  Value yielded = body.getTerminator()->getOperand(0);
-  if (auto arg = dyn_cast<BlockArgument>(yielded)) {
-    if (arg.getOwner() != &body || arg.getArgNumber() >= op.getNumDpsInputs())
-      return {};
-    yielded = op.getDpsInputs()[arg.getArgNumber()];
-  }
-  Attribute attr;
-  if (matchPattern(yielded, m_Constant(&attr)))
-    return dyn_cast<TypedAttr>(attr);
-  return {};
-}
-
-/// The constant value yielded by a tensor.pad, if it is one.
-TypedAttr padValue(tensor::PadOp pad) {
-  Value v = pad.getConstantPaddingValue();
+/// The constant `v` is defined by, if any.
+TypedAttr constantOf(Value v) {
   Attribute attr;
   if (v && matchPattern(v, m_Constant(&attr)))
     return dyn_cast<TypedAttr>(attr);
   return {};
 }
+
+/// The constant a fill-like generic writes everywhere (linalg.fill after
+/// generalisation), if `op` is one.
+TypedAttr fillValue(linalg::GenericOp op) {
+  std::optional<Value> value = linalg::isaFillOpInterface(op);
+  return value ? constantOf(*value) : TypedAttr();
+}
+
+/// The constant value yielded by a tensor.pad, if it is one.
+TypedAttr padValue(tensor::PadOp pad) { return constantOf(pad.getConstantPaddingValue()); }
 
 //===----------------------------------------------------------------------===//
 // The graph builder
@@ -217,12 +207,11 @@ FailureOr<Operand> GraphBuilder::classify(linalg::GenericOp op, OpOperand &use, 
   Operation *def = v.getDefiningOp();
 
   if (!isa<ShapedType>(v.getType())) {
-    Attribute attr;
-    if (!matchPattern(v, m_Constant(&attr)) || !isa<TypedAttr>(attr))
+    operand.splat = constantOf(v);
+    if (!operand.splat)
       return op.emitError("convert-linalg-to-dfg: scalar operand #")
              << use.getOperandNumber() << " must be a constant";
     operand.role = Role::Splat;
-    operand.splat = cast<TypedAttr>(attr);
     return operand;
   }
   if (isa_and_nonnull<tensor::EmptyOp>(def)) {
