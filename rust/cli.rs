@@ -459,17 +459,21 @@ fn run_dse(cli: &Cli, target: &crate::board::Target, settings: &crate::dse::Sett
         return 1;
     }
     let text = format!("{}\n", module.as_operation());
-    let written = if cli.output == "-" {
-        std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes())
-    } else {
-        std::fs::write(&cli.output, text)
-    };
-    match written {
+    match write_output(&cli.output, text.as_bytes()) {
         Ok(()) => 0,
         Err(e) => {
             log::error!("cannot write '{}': {e}", cli.output);
             1
         }
+    }
+}
+
+/// Writes `bytes` to the `-o` path, or to stdout for `-`.
+fn write_output(path: &str, bytes: &[u8]) -> std::io::Result<()> {
+    if path == "-" {
+        std::io::Write::write_all(&mut std::io::stdout(), bytes)
+    } else {
+        std::fs::write(path, bytes)
     }
 }
 
@@ -496,12 +500,7 @@ fn emit_hls_cpp(cli: &Cli) -> i32 {
             return 1;
         }
     };
-    let written = if cli.output == "-" {
-        std::io::Write::write_all(&mut std::io::stdout(), cpp.as_bytes())
-    } else {
-        std::fs::write(&cli.output, cpp)
-    };
-    match written {
+    match write_output(&cli.output, cpp.as_bytes()) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("ming-opt: cannot write '{}': {e}", cli.output);

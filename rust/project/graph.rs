@@ -106,6 +106,24 @@ fn unique_name(seen: &mut HashMap<String, usize>, base: &str) -> String {
     }
 }
 
+/// The top-level ops named `name`, by symbol.
+fn symbols_of<'a, 'c>(ops: &'a [OperationRef<'c, 'a>], name: &str) -> HashMap<String, &'a OperationRef<'c, 'a>> {
+    ops.iter().filter(|op| op_name(op) == name).filter_map(|op| symbol(op).map(|s| (s, op))).collect()
+}
+
+/// The graph's memory arguments (inputs, then outputs) into `g.memories`;
+/// returns the memory index of each argument value.
+fn read_memories(body: &melior::ir::BlockRef, num_inputs: Option<usize>, g: &mut Graph) -> Result<HashMap<usize, usize>, String> {
+    let mut memory_of = HashMap::new();
+    for i in 0..body.argument_count() {
+        let a = body.argument(i).map_err(|e| e.to_string())?;
+        let (name, input) = memory_name(i, num_inputs);
+        memory_of.insert(key(a.into()), i);
+        g.memories.push(Memory { name, ty: a.r#type().to_string(), input });
+    }
+    Ok(memory_of)
+}
+
 /// The graph of the module's dfg.graph (the one marked `ming.top` when there are several).
 pub fn from_dfg(module: &Module) -> Result<Graph, String> {
     let ops = top_level_ops(module);
@@ -118,18 +136,11 @@ pub fn from_dfg(module: &Module) -> Result<Graph, String> {
             .find(|g| g.has_attribute(crate::pipeline::TOP_ATTR))
             .ok_or("the module holds several dfg.graph ops and none is marked ming.top")?,
     };
-    let processes: HashMap<String, &OperationRef> =
-        ops.iter().filter(|op| op_name(op) == "dfg.process").filter_map(|op| symbol(op).map(|s| (s, op))).collect();
+    let processes = symbols_of(&ops, "dfg.process");
     let mut g = Graph { name: symbol(graph_op).unwrap_or_default(), ..Graph::default() };
     let body = graph_op.region(0).ok().and_then(|r| r.first_block()).ok_or("the dfg.graph has no body")?;
     let num_inputs = int_attr(graph_op, "ming.num_inputs").and_then(|n| usize::try_from(n).ok());
-    let mut memory_of = HashMap::new();
-    for i in 0..body.argument_count() {
-        let a = body.argument(i).map_err(|e| e.to_string())?;
-        let (name, input) = memory_name(i, num_inputs);
-        memory_of.insert(key(a.into()), i);
-        g.memories.push(Memory { name, ty: a.r#type().to_string(), input });
-    }
+    let memory_of = read_memories(&body, num_inputs, &mut g)?;
     // Channel ends first: the graph is a graph region, uses may come before definitions.
     let mut write_end = HashMap::new();
     let mut read_end = HashMap::new();
@@ -307,17 +318,10 @@ fn stream_uses(func: &OperationRef) -> Vec<StreamUse> {
 /// write and read it.
 pub fn from_emithls(module: &Module, top: &OperationRef, num_inputs: usize) -> Result<Graph, String> {
     let ops = top_level_ops(module);
-    let funcs: HashMap<String, &OperationRef> =
-        ops.iter().filter(|op| op_name(op) == "emitHLS.func").filter_map(|op| symbol(op).map(|s| (s, op))).collect();
+    let funcs = symbols_of(&ops, "emitHLS.func");
     let mut g = Graph { name: symbol(top).unwrap_or_default(), ..Graph::default() };
     let body = top.region(0).ok().and_then(|r| r.first_block()).ok_or("the top function has no body")?;
-    let mut memory_of = HashMap::new();
-    for i in 0..body.argument_count() {
-        let a = body.argument(i).map_err(|e| e.to_string())?;
-        let (name, input) = memory_name(i, Some(num_inputs));
-        memory_of.insert(key(a.into()), i);
-        g.memories.push(Memory { name, ty: a.r#type().to_string(), input });
-    }
+    let memory_of = read_memories(&body, Some(num_inputs), &mut g)?;
     let mut stream_of = HashMap::new();
     let mut seen = HashMap::new();
     let mut next = body.first_operation();
