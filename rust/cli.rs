@@ -325,15 +325,8 @@ fn hls_request(cli: &Cli, pass_flags: bool) -> Result<crate::hls::Request, Strin
         return Err("'--board', '--dsp', '--bram' and '--clock-mhz' only apply with '--hls OUTDIR' or '--dse'".into());
     };
     // --hls runs its own pipeline and writes a folder, not one output.
-    let conflicts = [
-        (cli.emit_hls_cpp, "--emit-hls-cpp"),
-        (cli.output != "-", "-o"),
-        (cli.pass_pipeline.is_some() || pass_flags, "pass flags or --pass-pipeline"),
-        (cli.split_input_file.is_some(), "--split-input-file"),
-        (cli.verify_diagnostics.is_some(), "--verify-diagnostics"),
-        (cli.emit_bytecode, "--emit-bytecode"),
-    ];
-    if let Some((_, flag)) = conflicts.iter().find(|(on, _)| *on) {
+    let own = [(cli.emit_hls_cpp, "--emit-hls-cpp"), (cli.output != "-", "-o")];
+    if let Some((_, flag)) = own.into_iter().chain(opt_only_flags(cli, pass_flags)).find(|(on, _)| *on) {
         return Err(format!("'--hls' cannot be combined with {flag}"));
     }
     if outdir.is_empty() {
@@ -407,18 +400,25 @@ fn dse_settings(cli: &Cli, target: &crate::board::Target) -> Result<crate::dse::
     Ok(settings)
 }
 
-/// The `--dse` request (the DSE alone), or why the flags do not make one.
-fn dse_request(cli: &Cli, pass_flags: bool) -> Result<(crate::board::Target, crate::dse::Settings), String> {
-    let conflicts = [
-        (cli.hls.is_some(), "--hls (which runs the DSE itself)"),
-        (cli.no_dse, "--no-dse"),
-        (cli.emit_hls_cpp, "--emit-hls-cpp"),
+/// The mlir-opt flags that make no sense for --hls or --dse, which run their
+/// own pipeline (with whether each is given).
+fn opt_only_flags(cli: &Cli, pass_flags: bool) -> [(bool, &'static str); 4] {
+    [
         (cli.pass_pipeline.is_some() || pass_flags, "pass flags or --pass-pipeline"),
         (cli.split_input_file.is_some(), "--split-input-file"),
         (cli.verify_diagnostics.is_some(), "--verify-diagnostics"),
         (cli.emit_bytecode, "--emit-bytecode"),
+    ]
+}
+
+/// The `--dse` request (the DSE alone), or why the flags do not make one.
+fn dse_request(cli: &Cli, pass_flags: bool) -> Result<(crate::board::Target, crate::dse::Settings), String> {
+    let own = [
+        (cli.hls.is_some(), "--hls (which runs the DSE itself)"),
+        (cli.no_dse, "--no-dse"),
+        (cli.emit_hls_cpp, "--emit-hls-cpp"),
     ];
-    if let Some((_, flag)) = conflicts.iter().find(|(on, _)| *on) {
+    if let Some((_, flag)) = own.into_iter().chain(opt_only_flags(cli, pass_flags)).find(|(on, _)| *on) {
         return Err(format!("'--dse' cannot be combined with {flag}"));
     }
     let target = target(cli)?;

@@ -64,9 +64,13 @@ fn key(v: Value) -> usize {
     v.to_raw().ptr as usize
 }
 
-fn symbol(op: &OperationRef) -> Option<String> {
-    let a = op.attribute("sym_name").ok()?;
+fn str_attr(op: &OperationRef, name: &str) -> Option<String> {
+    let a = op.attribute(name).ok()?;
     Some(StringAttribute::try_from(a).ok()?.value().to_string())
+}
+
+fn symbol(op: &OperationRef) -> Option<String> {
+    str_attr(op, "sym_name")
 }
 
 fn callee(op: &OperationRef) -> String {
@@ -152,12 +156,7 @@ pub fn from_dfg(module: &Module) -> Result<Graph, String> {
         }
         let index = g.channels.len();
         // Unnamed channels are named once their ends are known (below).
-        let name = op
-            .attribute("ming.name")
-            .ok()
-            .and_then(|a| StringAttribute::try_from(a).ok())
-            .map(|s| s.value().to_string())
-            .unwrap_or_default();
+        let name = str_attr(&op, "ming.name").unwrap_or_default();
         let elem = op.attribute("elementType").map(|a| a.to_string()).unwrap_or_default();
         let depth = int_attr(&op, "depth").and_then(|d| u64::try_from(d).ok());
         let lanes = int_attr(&op, "lanes").and_then(|d| u64::try_from(d).ok()).unwrap_or(1);
@@ -330,12 +329,7 @@ pub fn from_emithls(module: &Module, top: &OperationRef, num_inputs: usize) -> R
         match op_name(&op).as_str() {
             "emitHLS.stream" => {
                 let index = g.channels.len();
-                let name = op
-                    .attribute("ming.name")
-                    .ok()
-                    .and_then(|a| StringAttribute::try_from(a).ok())
-                    .map(|s| s.value().to_string())
-                    .unwrap_or_else(|| format!("s{index}"));
+                let name = str_attr(&op, "ming.name").unwrap_or_else(|| format!("s{index}"));
                 let r = op.result(0).map_err(|e| e.to_string())?;
                 let t = r.r#type().to_string();
                 let elem = t.trim_start_matches("!emitHLS.stream<").trim_end_matches('>').to_string();
