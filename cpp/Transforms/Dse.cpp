@@ -3,6 +3,7 @@
 // back as directives, and the figures of report.json.
 #include "ming/Transforms/Dse.h"
 #include "ming/Analysis/CostModel.h"
+#include "ming/Analysis/FifoDepths.h"
 #include "ming/Dfg/Dfg.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -162,6 +163,12 @@ LogicalResult parseConfig(llvm::StringRef text, cost::ProcessConfig &cfg, std::s
     return failure();
   }
   return success();
+}
+
+int64_t fifoBram18k(dfg::ChannelOp ch, int64_t depth, int64_t lanes) {
+  Type elem = ch.getElementType();
+  int64_t width = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 32;
+  return cost::channelBram18k(lanes, depth, width, cost::CostOptions());
 }
 
 CandidateInfo describe(dfg::ProcessOp process, const cost::ProcessConfig &cfg,
@@ -543,6 +550,9 @@ ProblemInfo candidates(void *moduleOp, const Options &options) {
   // Channel end -> (node, index among the node's stream inputs/outputs).
   llvm::DenseMap<Value, std::pair<unsigned, unsigned>> ends;
   std::map<std::string, std::vector<CandidateInfo>> byProcess;
+  llvm::DenseMap<Operation *, cost::ForkFifo> forkFifo;
+  for (const cost::ForkFifo &f : cost::forkFifos(*graph))
+    forkFifo[f.channel] = f;
   for (auto [i, inst] : llvm::enumerate(insts->ops)) {
     dfg::ProcessOp process = insts->processes[i];
     unsigned nIn = 0, nOut = 0;
@@ -567,16 +577,27 @@ ProblemInfo candidates(void *moduleOp, const Options &options) {
       // Shared processes, and processes no candidate fits: as they are.
       if (list.empty())
         list.push_back(describe(process, {}, cost::estimate(process), ""));
+      // A fork's FIFOs grow with their lanes in BRAM: the fork's choice pays.
+      for (CandidateInfo &c : list) {
+        unsigned out = 0;
+        for (Value port : inst.getPorts()) {
+          if (!isa<dfg::OutputType>(port.getType()))
+            continue;
+          int64_t lanes = c.lanesOut[out++];
+          auto ch = port.getDefiningOp<dfg::ChannelOp>();
+          auto f = ch ? forkFifo.find(ch) : forkFifo.end();
+          if (f != forkFifo.end())
+            c.bram18k += fifoBram18k(ch, cost::forkFifoDepth(f->second, lanes), lanes);
+        }
+      }
       byProcess[node.process] = list;
       node.candidates = std::move(list);
     }
     out.nodes.push_back(std::move(node));
   }
-  cost::CostOptions costOptions;
   for (auto ch : graph->getBody().front().getOps<dfg::ChannelOp>()) {
-    Type elem = ch.getElementType();
-    int64_t width = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 32;
-    out.fifoBram18k += cost::channelBram18k(ch.getLanes(), ch.getDepth(), width, costOptions);
+    if (!forkFifo.count(ch))
+      out.fifoBram18k += fifoBram18k(ch, ch.getDepth(), ch.getLanes());
     auto w = ends.find(ch.getWrite()), r = ends.find(ch.getRead());
     if (w == ends.end() || r == ends.end())
       continue;
@@ -656,6 +677,8 @@ Estimate apply(void *moduleOp, const std::vector<std::string> &configs, const st
   }
   for (dfg::ProcessOp process : insts->processes)
     recordAttrs(process, costs[process.getSymName().str()]);
+  // Fork FIFOs in words of the chosen lanes (what candidates() counted).
+  cost::sizeForkFifos(*graph);
   out = summarize(*graph, *insts, costs);
   Builder b(graph->getContext());
   graph->getOperation()->setAttr("ming.dse.cycles", b.getI64IntegerAttr(out.dataflow));

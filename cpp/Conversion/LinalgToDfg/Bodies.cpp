@@ -838,20 +838,31 @@ LogicalResult buildWindow(OpBuilder &b, Location loc, linalg::GenericOp op,
   return success();
 }
 
-int64_t bufferedElements(linalg::GenericOp op, const KernelInfo &info,
-                         ArrayRef<Operand> inputs, const Order &outOrder) {
+int64_t lookaheadElements(linalg::GenericOp op, const KernelInfo &info,
+                          ArrayRef<Operand> inputs, const Order &outOrder) {
   if (info.kind == KernelClass::SlidingWindow) {
     FailureOr<Window> w = windowOf(op, info);
     if (failed(w))
       return 0;
     const Operand &x = inputs[w->operand];
     auto type = cast<RankedTensorType>(x.source.getType());
-    int64_t width = type.getDimSize(w->axis[1]) + (x.padLow.empty() ? 0 : x.padLow[w->axis[1]]) +
-                    (x.padHigh.empty() ? 0 : x.padHigh[w->axis[1]]);
     int64_t channels = 1;
     for (unsigned d : w->channels)
       channels *= type.getDimSize(d);
-    return (effective(w->access[0], info.tripCounts) + 1) * width * channels;
+    auto pad = [&](ArrayRef<int64_t> p, unsigned axis) { return p.empty() ? 0 : p[axis]; };
+    int64_t height = type.getDimSize(w->axis[0]), width = type.getDimSize(w->axis[1]);
+    int64_t top = pad(x.padLow, w->axis[0]), left = pad(x.padLow, w->axis[1]);
+    int64_t kr = effective(w->access[0], info.tripCounts);
+    int64_t kc = effective(w->access[1], info.tripCounts);
+    // The first output sits at padded position (kr-1, kc-1): every real pixel
+    // up to it in raster order is pulled first.
+    int64_t rows = std::clamp<int64_t>(kr - 1 - top, 0, height);
+    bool lastRowReal = kr - 1 >= top && kr - 1 < top + height;
+    int64_t cols = lastRowReal ? std::clamp<int64_t>(kc - left, 0, width) : 0;
+    // Later the process runs further ahead: at each row start (kc-1 pixels
+    // before the row's first output) and over the rows a vertical stride skips.
+    int64_t ahead = (kc - 1) + (w->access[1].stride - 1) + (w->access[0].stride - 1) * width;
+    return (rows * width + cols + ahead) * channels;
   }
   // A loop nest holds its reuse buffers plus the element in flight.
   FailureOr<SmallVector<unsigned>> loops = loopOrder(op, outOrder);

@@ -86,9 +86,12 @@ mlir::FailureOr<Order> windowOutputOrder(mlir::linalg::GenericOp op, const Kerne
 mlir::FailureOr<Order> windowSideInputOrder(mlir::linalg::GenericOp op, const KernelInfo &info,
                                             mlir::AffineMap map);
 
-/// Input elements a process of `op` may hold beyond what its output has
-/// caught up with (line/row buffers + one in flight): sizes fork FIFOs.
-int64_t bufferedElements(mlir::linalg::GenericOp op, const KernelInfo &info,
+/// Input elements a process of `op` pulls before its first output, plus how
+/// far it may run ahead of its output later (a sliding window: the real pixels
+/// up to its first window position, row-start and stride slack; a loop nest:
+/// its reuse buffers plus one in flight). Sizes the FIFOs of reconvergent
+/// paths.
+int64_t lookaheadElements(mlir::linalg::GenericOp op, const KernelInfo &info,
                          llvm::ArrayRef<Operand> inputs, const Order &outOrder);
 
 } // namespace ming::lowering

@@ -11,6 +11,7 @@
 // remark).
 #include "Bodies.h"
 
+#include "ming/Analysis/FifoDepths.h"
 #include "ming/Analysis/KernelAnalysis.h"
 #include "ming/Conversion/Passes.h"
 
@@ -21,7 +22,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
-#include "llvm/ADT/StringSet.h"
 
 namespace ming {
 #define GEN_PASS_DEF_CONVERTLINALGTODFG
@@ -145,16 +145,6 @@ struct Source {
   Order order;
 };
 
-/// A fork whose output FIFOs get their depth once the whole graph is known.
-struct Fork {
-  int64_t numel;
-  SmallVector<dfg::ChannelOp> outputs;
-};
-
-/// A compute process's lag: input elements it may hold, and its input size.
-struct Lag {
-  int64_t held, inputNumel;
-};
 
 class GraphBuilder {
 public:
@@ -183,7 +173,7 @@ private:
   LogicalResult lowerGeneric(linalg::GenericOp op);
   LogicalResult lowerAlias(Operation *op, Value src, Value result);
   LogicalResult lowerReturn(func::ReturnOp ret);
-  void sizeForks();
+  void setLookahead(dfg::ProcessOp proc, int64_t lookahead, int64_t inputElements);
 
   ModuleOp module;
   func::FuncOp func;
@@ -194,8 +184,6 @@ private:
   DenseMap<Value, Order> required;
   DenseMap<Operation *, memref::GlobalOp> globals;
   SymbolTable *symbols = nullptr;
-  SmallVector<Fork> forks;
-  llvm::StringMap<Lag> lags; // by process name
   unsigned counter = 0;
 };
 
@@ -339,21 +327,20 @@ void GraphBuilder::distribute(Value v, Value read, Order order, Location loc) {
   }
   Type elem = getElementTypeOrSelf(v.getType());
   SmallVector<Type> ports = {dfg::InputType::get(elem)};
-  Fork fork{cast<RankedTensorType>(v.getType()).getNumElements(), {}};
+  int64_t numel = cast<RankedTensorType>(v.getType()).getNumElements();
   SmallVector<Value> operands = {read}, outs;
   for (unsigned i = 0; i < n; ++i) {
     ports.push_back(dfg::OutputType::get(elem));
     dfg::ChannelOp ch = channel(elem, loc);
-    fork.outputs.push_back(ch);
     operands.push_back(ch.getWrite());
     s.reads.push_back(ch.getRead());
   }
   dfg::ProcessOp proc = newProcess("fork", dfg::KernelKind::Fork, ports, loc);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&proc.getBody().front());
-  buildFork(b, loc, proc.getArgument(0), proc.getArguments().drop_front(), fork.numel);
+  buildFork(b, loc, proc.getArgument(0), proc.getArguments().drop_front(), numel);
   instantiate(proc, operands, loc);
-  forks.push_back(std::move(fork));
+  setLookahead(proc, 0, numel);
 }
 
 FailureOr<std::pair<Value, Order>> GraphBuilder::take(Value v, std::optional<Order> want,
@@ -398,7 +385,7 @@ FailureOr<std::pair<Value, Order>> GraphBuilder::take(Value v, std::optional<Ord
   }
   dfg::ChannelOp ch = channel(elem, loc);
   instantiate(proc, {read, ch.getWrite()}, loc);
-  lags[proc.getSymName()] = {tensorType.getNumElements(), tensorType.getNumElements()};
+  setLookahead(proc, tensorType.getNumElements(), tensorType.getNumElements());
   return std::make_pair(Value(ch.getRead()), *want);
 }
 
@@ -546,7 +533,7 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
     if (operand.role == Role::Stream)
       inputNumel = std::max(inputNumel,
                             cast<RankedTensorType>(operand.source.getType()).getNumElements());
-  lags[proc.getSymName()] = {bufferedElements(op, info, inputs, outOrder), inputNumel};
+  setLookahead(proc, lookaheadElements(op, info, inputs, outOrder), inputNumel);
   return success();
 }
 
@@ -592,42 +579,9 @@ LogicalResult GraphBuilder::lowerReturn(func::ReturnOp ret) {
 /// (an upper bound of the path up to the join), in the forked tensor's
 /// elements, and never more than the whole tensor. Straight channels keep
 /// depth 2: without reconvergence a full FIFO only stalls, never deadlocks.
-void GraphBuilder::sizeForks() {
-  // Consumers of each process, through the channels of the graph.
-  llvm::StringMap<SmallVector<StringRef>> next;
-  DenseMap<Value, StringRef> owner;
-  for (auto inst : graph.getBody().front().getOps<dfg::InstantiateOp>())
-    for (Value port : inst.getPorts())
-      owner[port] = inst.getCallee();
-  for (auto ch : graph.getBody().front().getOps<dfg::ChannelOp>())
-    if (owner.count(ch.getWrite()) && owner.count(ch.getRead()))
-      next[owner[ch.getWrite()]].push_back(owner[ch.getRead()]);
-
-  for (Fork &fork : forks) {
-    SmallVector<int64_t> lagOf;
-    for (dfg::ChannelOp ch : fork.outputs) {
-      llvm::StringSet<> seen;
-      SmallVector<StringRef> work = {owner.lookup(ch.getRead())};
-      int64_t lag = 0;
-      while (!work.empty()) {
-        StringRef p = work.pop_back_val();
-        if (p.empty() || !seen.insert(p).second)
-          continue;
-        if (auto it = lags.find(p); it != lags.end())
-          lag += (it->second.held * fork.numel + it->second.inputNumel - 1) /
-                 it->second.inputNumel;
-        llvm::append_range(work, next.lookup(p));
-      }
-      lagOf.push_back(lag);
-    }
-    for (auto [i, ch] : llvm::enumerate(fork.outputs)) {
-      int64_t other = 0;
-      for (auto [j, lag] : llvm::enumerate(lagOf))
-        if (j != i)
-          other = std::max(other, lag);
-      ch.setDepth(std::min(2 + other, std::max<int64_t>(fork.numel, 2)));
-    }
-  }
+void GraphBuilder::setLookahead(dfg::ProcessOp proc, int64_t lookahead, int64_t inputElements) {
+  proc->setAttr(ming::cost::kLookaheadAttr, b.getI64IntegerAttr(lookahead));
+  proc->setAttr(ming::cost::kInputElementsAttr, b.getI64IntegerAttr(inputElements));
 }
 
 LogicalResult GraphBuilder::run() {
@@ -690,7 +644,9 @@ LogicalResult GraphBuilder::run() {
       return failure();
   }
 
-  sizeForks();
+  // Fork FIFOs once the whole graph is known (one lane each; the DSE resizes
+  // them for the lanes and pipelines it chooses).
+  ming::cost::sizeForkFifos(graph);
 
   // The graph takes the function's name.
   func.erase();

@@ -22,7 +22,9 @@
 // CHECK: } {ming.pipeline_ii = 1 : i64}
 
 // CHECK-LABEL: dfg.process @window1
-// CHECK-SAME: attributes {kind = #dfg.kind<sliding_window>}
+// First output after padded row 0, real row 0 (6 pixels) and 2 pixels of row
+// 1, 2 more pixels ahead at row starts, 2 channels: (6 + 2 + 2) x 2 = 20.
+// CHECK-SAME: attributes {kind = #dfg.kind<sliding_window>, ming.input_elements = 72 : i64, ming.lookahead = 20 : i64}
 // Line buffer: K-1 = 2 rows of the padded width 8, 2 channels; window 3x3x2.
 // CHECK-DAG: memref.alloca() {ming.partition_complete_dims = array<i64: 1>} : memref<2x8x2xf32>
 // CHECK-DAG: memref.alloca() {ming.partition_complete_dims = array<i64: 1, 2>} : memref<3x3x2xf32>
@@ -47,7 +49,7 @@
 // The elementwise layer pulls one value per element in the same pixel-major
 // order, in one flat loop as well.
 // CHECK-LABEL: dfg.process @map2
-// CHECK-SAME: attributes {kind = #dfg.kind<pure_parallel>}
+// CHECK-SAME: attributes {kind = #dfg.kind<pure_parallel>,
 // CHECK: dfg.pull
 // CHECK: arith.maximumf
 // CHECK: dfg.push

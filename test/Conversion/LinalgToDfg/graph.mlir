@@ -7,18 +7,20 @@
 
 // Residual: x feeds the convolution and the add.
 // CHECK-LABEL: dfg.process @fork1
-// CHECK-SAME: (%[[IN:[a-z0-9_]+]]: !dfg.in<f32>, %[[A:[a-z0-9_]+]]: !dfg.out<f32>, %[[B:[a-z0-9_]+]]: !dfg.out<f32>) attributes {kind = #dfg.kind<fork>}
+// CHECK-SAME: (%[[IN:[a-z0-9_]+]]: !dfg.in<f32>, %[[A:[a-z0-9_]+]]: !dfg.out<f32>, %[[B:[a-z0-9_]+]]: !dfg.out<f32>) attributes {kind = #dfg.kind<fork>, ming.input_elements = 64 : i64, ming.lookahead = 0 : i64}
 // CHECK: scf.for %{{.*}} to %c64
 // CHECK: %[[V:[a-z0-9_]+]] = dfg.pull %[[IN]]
 // CHECK: dfg.push %[[V]], %[[A]]
 // CHECK: dfg.push %[[V]], %[[B]]
+// The convolution pulls 32 elements before its first output (padded row 0,
+// then real row 0 (4 pixels) and 2 pixels of row 1) and runs 2 more pixels
+// ahead at each row start: (4 + 2 + 2) x 4 channels = 32. The skip branch
+// holds that plus 2; the branch into the convolution waits for nothing.
+// CHECK-LABEL: dfg.process @window2
+// CHECK-SAME: ming.input_elements = 64 : i64, ming.lookahead = 32 : i64
 // CHECK-LABEL: dfg.graph @residual
-// The branch into the convolution only waits for the add (2 + its 3 held
-// elements); the skip branch must hold the convolution's lag: (3 + 1) rows
-// of the padded width 6 with 4 channels plus the add, plus 2 = 101 > 64,
-// so the whole tensor.
-// CHECK: dfg.channel<f32, lanes = 1, depth = 5>
-// CHECK: dfg.channel<f32, lanes = 1, depth = 64>
+// CHECK: dfg.channel<f32, lanes = 1, depth = 2>
+// CHECK: dfg.channel<f32, lanes = 1, depth = 34>
 // CHECK: dfg.instantiate @fork1
 func.func @residual(%x: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
   %w = arith.constant dense<0.25> : tensor<4x4x3x3xf32>

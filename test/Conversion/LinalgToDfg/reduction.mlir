@@ -3,7 +3,8 @@
 // RUN: ming-opt %s --split-input-file --pass-pipeline='builtin.module(convert-linalg-to-dfg)' | FileCheck %s
 
 // CHECK-LABEL: dfg.process @reduce1
-// CHECK-SAME: (%[[IN:[a-z0-9_]+]]: !dfg.in<i8>, %[[OUT:[a-z0-9_]+]]: !dfg.out<i32>) attributes {kind = #dfg.kind<regular_reduction>}
+// CHECK-SAME: (%[[IN:[a-z0-9_]+]]: !dfg.in<i8>, %[[OUT:[a-z0-9_]+]]: !dfg.out<i32>) attributes {kind = #dfg.kind<regular_reduction>, ming.input_elements = 32 : i64, ming.lookahead = 9 : i64}
+// (lookahead: the 8-element row plus the one in flight)
 // CHECK: scf.for %[[M:[a-z0-9_]+]] = %{{.*}} to %c4
 // The row buffer: 8 values of row m, pulled before the n loop.
 // CHECK: %[[ROW:[a-z0-9_]+]] = memref.alloca() : memref<8xi8>

@@ -1,0 +1,136 @@
+// FIFO depths on reconvergent paths: see ming/Analysis/FifoDepths.h.
+#include "ming/Analysis/FifoDepths.h"
+
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <algorithm>
+
+using namespace mlir;
+
+namespace ming::cost {
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : a; }
+
+int64_t intAttr(Operation *op, StringRef name, int64_t otherwise) {
+  if (auto attr = op->getAttrOfType<IntegerAttr>(name))
+    return attr.getInt();
+  return otherwise;
+}
+
+struct Node {
+  dfg::ProcessOp process;
+  int64_t lookahead = 0, inputElements = 0;
+  SmallVector<unsigned> succ;     // consumer nodes
+  SmallVector<unsigned> outputs;  // channel indices, in port order
+};
+
+} // namespace
+
+SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph) {
+  std::vector<Node> nodes;
+  SmallVector<dfg::ChannelOp> channels;
+  DenseMap<Value, unsigned> writer, reader; // channel end -> node
+  for (Operation &op : graph.getBody().front()) {
+    if (auto ch = dyn_cast<dfg::ChannelOp>(op)) {
+      channels.push_back(ch);
+      continue;
+    }
+    auto inst = dyn_cast<dfg::InstantiateOp>(op);
+    if (!inst)
+      continue;
+    Node n;
+    n.process = SymbolTable::lookupNearestSymbolFrom<dfg::ProcessOp>(graph, inst.getCalleeAttr());
+    if (n.process) {
+      n.lookahead = intAttr(n.process, kLookaheadAttr, 0);
+      n.inputElements = intAttr(n.process, kInputElementsAttr, 0);
+    }
+    for (Value port : inst.getPorts()) {
+      if (isa<dfg::OutputType>(port.getType()))
+        writer[port] = nodes.size();
+      else if (isa<dfg::InputType>(port.getType()))
+        reader[port] = nodes.size();
+    }
+    nodes.push_back(n);
+  }
+  SmallVector<std::optional<unsigned>> consumer(channels.size());
+  for (auto [i, ch] : llvm::enumerate(channels)) {
+    auto w = writer.find(ch.getWrite()), r = reader.find(ch.getRead());
+    if (r != reader.end())
+      consumer[i] = r->second;
+    if (w == writer.end())
+      continue;
+    nodes[w->second].outputs.push_back(i);
+    if (r != reader.end())
+      nodes[w->second].succ.push_back(r->second);
+  }
+
+  SmallVector<ForkFifo> result;
+  for (Node &fork : nodes) {
+    if (!fork.process || !fork.process.getKindAttr() ||
+        fork.process.getKindAttr().getValue() != dfg::KernelKind::Fork ||
+        fork.outputs.size() < 2)
+      continue;
+    int64_t numel = std::max<int64_t>(fork.inputElements, 1);
+    // What each branch reaches; what all of them reach lies past the join and
+    // delays every branch alike.
+    SmallVector<DenseSet<unsigned>> reach;
+    for (unsigned c : fork.outputs) {
+      DenseSet<unsigned> seen;
+      SmallVector<unsigned> work;
+      if (consumer[c])
+        work.push_back(*consumer[c]);
+      while (!work.empty()) {
+        unsigned p = work.pop_back_val();
+        if (seen.insert(p).second)
+          llvm::append_range(work, nodes[p].succ);
+      }
+      reach.push_back(std::move(seen));
+    }
+    auto inAll = [&](unsigned p) {
+      return llvm::all_of(reach, [&](const DenseSet<unsigned> &r) { return r.contains(p); });
+    };
+    // In elements of the forked tensor.
+    auto scaled = [&](int64_t elements, const Node &at) {
+      return at.inputElements > 0 ? ceilDiv(elements * numel, at.inputElements) : elements;
+    };
+    SmallVector<int64_t> lag;
+    for (auto [b, c] : llvm::enumerate(fork.outputs)) {
+      int64_t l = 0;
+      for (unsigned p : reach[b]) {
+        if (inAll(p))
+          continue;
+        l += scaled(nodes[p].lookahead, nodes[p]);
+        for (unsigned out : nodes[p].outputs)
+          if (consumer[out] && !inAll(*consumer[out]))
+            l += scaled(int64_t(channels[out].getDepth()) * channels[out].getLanes(),
+                        nodes[*consumer[out]]);
+      }
+      lag.push_back(l);
+    }
+    for (auto [b, c] : llvm::enumerate(fork.outputs)) {
+      ForkFifo f;
+      f.channel = channels[c];
+      f.numel = numel;
+      for (auto [j, l] : llvm::enumerate(lag))
+        if (j != b)
+          f.lag = std::max(f.lag, l);
+      result.push_back(f);
+    }
+  }
+  return result;
+}
+
+int64_t forkFifoDepth(const ForkFifo &fifo, int64_t lanes) {
+  return std::clamp<int64_t>(ceilDiv(fifo.lag, lanes) + 2, 2,
+                             std::max<int64_t>(ceilDiv(fifo.numel, lanes), 2));
+}
+
+void sizeForkFifos(dfg::GraphOp graph) {
+  for (ForkFifo &f : forkFifos(graph))
+    f.channel.setDepth(forkFifoDepth(f, f.channel.getLanes()));
+}
+
+} // namespace ming::cost

@@ -1,0 +1,44 @@
+// FIFO depths on reconvergent paths (issue 4, item 3).
+//
+// A fork pushes every element to all its branches in lockstep. Where the
+// branches meet again (a residual add), the consumer pops both at the same
+// pace, so the short branch's FIFO must hold everything the long branch has
+// taken in but not yet turned into output: what its processes pull before
+// their first output (line buffers filling, a matmul row) and what waits in
+// its FIFOs. Below that the graph deadlocks (test/e2e/residual-deadlock.test);
+// pipeline fill at full rate is left to the cycle-level simulator.
+#ifndef MING_ANALYSIS_FIFODEPTHS_H
+#define MING_ANALYSIS_FIFODEPTHS_H
+
+#include "ming/Analysis/CostModel.h"
+
+namespace ming::cost {
+
+/// Process attributes convert-linalg-to-dfg writes for this analysis:
+/// elements of its (largest) streamed input a process pulls before its first
+/// output plus how far it runs ahead later, and that input's element count.
+inline constexpr llvm::StringLiteral kLookaheadAttr = "ming.lookahead";
+inline constexpr llvm::StringLiteral kInputElementsAttr = "ming.input_elements";
+
+/// An output channel of a fork: the elements (of the forked tensor) the other
+/// branches may lag behind it before they meet again, and the tensor's size.
+struct ForkFifo {
+  dfg::ChannelOp channel;
+  int64_t lag = 0, numel = 0;
+};
+
+/// Every output channel of every fork of `graph`, with its lag. The lag counts
+/// what the processes of each other branch (up to where all branches meet)
+/// pull before their first output and what their own FIFOs hold now.
+llvm::SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph);
+
+/// The depth in words of a fork FIFO at `lanes` lanes: its lag plus 2 words,
+/// at most the whole tensor.
+int64_t forkFifoDepth(const ForkFifo &fifo, int64_t lanes);
+
+/// Sets the depth of each fork FIFO of `graph` for the lanes it has.
+void sizeForkFifos(dfg::GraphOp graph);
+
+} // namespace ming::cost
+
+#endif // MING_ANALYSIS_FIFODEPTHS_H
