@@ -176,22 +176,24 @@ Value clonePayload(Emitter &e, linalg::GenericOp op, ArrayRef<Value> args,
 /// tensor indices recovered by division: the node then offers the DSE any
 /// unroll factor (and lane count) dividing the element count, not only the
 /// divisors of its innermost dimension.
+/// The row-major indices over `sizes` of the flat position `flat`.
+static SmallVector<Value> unflatten(Emitter &e, Value flat, ArrayRef<int64_t> sizes) {
+  SmallVector<Value> ivs(sizes.size());
+  int64_t stride = 1;
+  for (int64_t i = sizes.size() - 1; i >= 0; --i) {
+    Value q = stride == 1 ? flat : Value(arith::DivUIOp::create(e.b, e.loc, flat, e.idx(stride)));
+    ivs[i] = i == 0 ? q : Value(arith::RemUIOp::create(e.b, e.loc, q, e.idx(sizes[i])));
+    stride *= sizes[i];
+  }
+  return ivs;
+}
+
 static void flatNest(Emitter &e, ArrayRef<int64_t> sizes,
                      llvm::function_ref<void(ArrayRef<Value>)> body) {
   int64_t count = 1;
   for (int64_t s : sizes)
     count *= s;
-  e.nest({count}, [&](ArrayRef<Value> flat) {
-    SmallVector<Value> ivs(sizes.size());
-    int64_t stride = 1;
-    for (int64_t i = sizes.size() - 1; i >= 0; --i) {
-      Value q = stride == 1 ? flat[0]
-                            : Value(arith::DivUIOp::create(e.b, e.loc, flat[0], e.idx(stride)));
-      ivs[i] = i == 0 ? q : Value(arith::RemUIOp::create(e.b, e.loc, q, e.idx(sizes[i])));
-      stride *= sizes[i];
-    }
-    body(ivs);
-  });
+  e.nest({count}, [&](ArrayRef<Value> flat) { body(unflatten(e, flat[0], sizes)); });
 }
 
 void buildLoad(OpBuilder &b, Location loc, Value memory, Value out, const Order &order) {
@@ -333,6 +335,7 @@ struct StreamPlan {
   SmallVector<unsigned> bufferDims;
   bool full = false; // the whole tensor, read before the loops
   Value buffer, scalar;
+  Value slot;        // double buffering: the half of `buffer` being read
 };
 } // namespace
 
@@ -408,6 +411,8 @@ LogicalResult buildLoopNest(OpBuilder &b, Location loc, linalg::GenericOp op,
       if (plan.bufferDims.empty())
         return plan.scalar;
       SmallVector<Value> idx;
+      if (plan.slot)
+        idx.push_back(plan.slot);
       for (unsigned d : plan.bufferDims)
         idx.push_back(ivs[d]);
       return memref::LoadOp::create(b, loc, plan.buffer, idx);
@@ -441,7 +446,80 @@ LogicalResult buildLoopNest(OpBuilder &b, Location loc, linalg::GenericOp op,
     return success();
   }
 
-  std::function<Value(unsigned, Value)> level = [&](unsigned lvl, Value acc) -> Value {
+  // Matmul-like nests: one operand (a row of X) is buffered per iteration of
+  // the loop around the pipelined one and reused across it. Pulling the next
+  // row while this one is computed (two buffers) keeps the pipeline from
+  // draining every row, and leaves a perfect nest that flattens into one
+  // pipeline: N slots per row, each pulling ceil(K / N) elements of the next
+  // row, instead of K + N slots and a drain.
+  std::optional<unsigned> prefetch;
+  if (reduces && numParallel >= 2) {
+    bool ok = true;
+    for (auto [k, operand] : llvm::enumerate(all)) {
+      const StreamPlan &plan = plans[k];
+      if (operand.role != Role::Stream || plan.full || plan.level < numParallel - 1 ||
+          plan.level >= numParallel)
+        continue;
+      ok &= !plan.bufferDims.empty() && !prefetch;
+      prefetch = k;
+    }
+    if (!ok)
+      prefetch.reset();
+  }
+  std::function<Value(unsigned, Value)> level;
+  auto prefetched = [&](unsigned lvl) {
+    StreamPlan &plan = plans[*prefetch];
+    Value port = all[*prefetch].port;
+    SmallVector<int64_t> row, shape = {2};
+    int64_t rowSize = 1;
+    for (unsigned d : plan.bufferDims) {
+      row.push_back(trips[d]);
+      rowSize *= trips[d];
+    }
+    shape.append(row);
+    plan.buffer = e.buffer(shape, cast<dfg::InputType>(port.getType()).getElementType());
+    auto pullInto = [&](Value half, Value flat) {
+      SmallVector<Value> idx = {half};
+      llvm::append_range(idx, unflatten(e, flat, row));
+      memref::StoreOp::create(b, loc, e.pull(port), plan.buffer, idx);
+    };
+    e.nest({rowSize}, [&](ArrayRef<Value> j) { pullInto(e.idx(0), j[0]); });
+    unsigned dm = loops[lvl], dn = loops[lvl + 1];
+    // One output per slot; the next row arrives `per` elements a slot, so a
+    // long row (K > N) does not leave the multipliers idle.
+    int64_t rows = trips[dm], cols = trips[dn], per = (rowSize + cols - 1) / cols;
+    e.loop(rows, [&](Value m) {
+      ivs[dm] = m;
+      // Everything inside the inner loop: a perfect nest flattens.
+      scf::ForOp inner = e.loop(cols, [&](Value j) {
+        plan.slot = arith::RemUIOp::create(b, loc, m, e.idx(2));
+        Value next = arith::RemUIOp::create(b, loc, e.add(m, e.idx(1)), e.idx(2));
+        Value more = e.cmp(arith::CmpIPredicate::ult, m, rows - 1);
+        auto fillOne = [&](Value flat) {
+          Value fill = cols * per > rowSize
+                           ? e.both(more, e.cmp(arith::CmpIPredicate::ult, flat, rowSize))
+                           : more;
+          auto ifFill = scf::IfOp::create(b, loc, fill, /*withElseRegion=*/false);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(ifFill.thenBlock());
+          pullInto(next, flat);
+        };
+        if (per == 1)
+          fillOne(j);
+        else
+          e.loop(per, [&](Value i) { fillOne(e.add(e.mul(j, per), i)); });
+        ivs[dn] = j;
+        level(lvl + 2, Value());
+      });
+      e.pipeline(inner);
+    });
+  };
+  level = [&](unsigned lvl, Value acc) -> Value {
+    if (prefetch && lvl + 2 == numParallel) {
+      pullAt(lvl); // what the nest reads once (there is no level between)
+      prefetched(lvl);
+      return Value();
+    }
     pullAt(lvl);
     if (lvl == numLoops) {
       if (reduces)
