@@ -8,8 +8,9 @@
 //! - the DSPs and BRAM18Ks of the chosen candidates fit the board,
 //!
 //! minimising the dataflow latency: the bottleneck stage (every stage runs
-//! concurrently) plus the fill along the critical path (each process starts
-//! producing after its first-output latency). `Objective::Sum` is the MING
+//! concurrently) plus the fill along the critical path through it (each
+//! process starts producing after its first-output latency; what follows it
+//! drains after its last output), the cost model's graph latency. `Objective::Sum` is the MING
 //! paper's Eq. (1), the plain sum of stage latencies, kept for comparison.
 //! Choosing among enumerated candidates keeps the model linear, so HiGHS
 //! proves optimality over the whole choice space.
@@ -209,25 +210,28 @@ fn run(
         pb.add_row(..=limit, sum(|c| c.bram));
     }
     if let Goal::Latency(Objective::Dataflow) = goal {
-        // T >= cycles of every stage; S_p = when p starts producing;
-        // F >= S_p + fill_p is the fill of the critical path.
-        let t = pb.add_column(1.0, 0..);
-        let f = pb.add_column(1.0, 0..);
+        // L >= S_p + cycles_p + R_p for every p, where S_p (R_p) is at least
+        // the fill along every path into (out of) p: minimising L makes them
+        // the longest such paths on the critical node, which is exactly the
+        // cost model's graph latency (estimateGraph, docs/cost-model.md).
+        let l = pb.add_column(1.0, 0..);
         let s: Vec<_> = problem.nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
-        for (p, node) in problem.nodes.iter().enumerate() {
-            let stage = |extra: Vec<(highs::Col, f64)>, field: fn(&Candidate) -> f64| {
-                let mut terms = extra;
-                terms.extend(x[p].iter().zip(&node.candidates).map(|(&col, c)| (col, -field(c))));
-                terms
-            };
-            pb.add_row(0.., stage(vec![(t, 1.0)], |c| c.cycles));
-            pb.add_row(0.., stage(vec![(f, 1.0), (s[p], -1.0)], |c| c.fill));
+        let r: Vec<_> = problem.nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
+        let chosen = |p: usize, field: fn(&Candidate) -> f64| {
+            x[p].iter().zip(&problem.nodes[p].candidates).map(move |(&col, c)| (col, -field(c)))
+        };
+        for p in 0..problem.nodes.len() {
+            let mut terms = vec![(l, 1.0), (s[p], -1.0), (r[p], -1.0)];
+            terms.extend(chosen(p, |c| c.cycles));
+            pb.add_row(0.., terms);
         }
         for e in &problem.edges {
-            let node = &problem.nodes[e.from];
-            let mut terms = vec![(s[e.to], 1.0), (s[e.from], -1.0)];
-            terms.extend(x[e.from].iter().zip(&node.candidates).map(|(&col, c)| (col, -c.fill)));
-            pb.add_row(0.., terms);
+            let mut into = vec![(s[e.to], 1.0), (s[e.from], -1.0)];
+            into.extend(chosen(e.from, |c| c.fill));
+            pb.add_row(0.., into);
+            let mut out = vec![(r[e.from], 1.0), (r[e.to], -1.0)];
+            out.extend(chosen(e.to, |c| c.fill));
+            pb.add_row(0.., out);
         }
     }
     let mut model = pb.optimise(Sense::Minimise);
@@ -270,16 +274,16 @@ pub fn evaluate(problem: &Problem, choice: &[usize], objective: Objective) -> f6
         Objective::Sum => (0..problem.nodes.len()).map(|p| cand(p).cycles).sum(),
         Objective::Dataflow => {
             let n = problem.nodes.len();
-            let bottleneck = (0..n).map(|p| cand(p).cycles).fold(0.0, f64::max);
-            // Longest fill path (the graph is acyclic: relax n times).
-            let mut start = vec![0.0f64; n];
+            // Longest fill paths into and out of each node (the graph is
+            // acyclic: relaxing n times reaches the fixpoint).
+            let (mut before, mut after) = (vec![0.0f64; n], vec![0.0f64; n]);
             for _ in 0..n {
                 for e in &problem.edges {
-                    start[e.to] = start[e.to].max(start[e.from] + cand(e.from).fill);
+                    before[e.to] = before[e.to].max(before[e.from] + cand(e.from).fill);
+                    after[e.from] = after[e.from].max(after[e.to] + cand(e.to).fill);
                 }
             }
-            let fill = (0..n).map(|p| start[p] + cand(p).fill).fold(0.0, f64::max);
-            bottleneck + fill
+            (0..n).map(|p| before[p] + cand(p).cycles + after[p]).fold(0.0, f64::max)
         }
     }
 }
