@@ -98,14 +98,16 @@ SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph) {
     };
     SmallVector<int64_t> lag;
     for (auto [b, c] : llvm::enumerate(fork.outputs)) {
-      int64_t l = 0;
+      // A word of L lanes leaves only when full: L - 1 elements may wait in
+      // its writer, on the fork's own output as on every channel after it.
+      int64_t l = channels[c].getLanes() - 1;
       for (unsigned p : reach[b]) {
         if (inAll(p))
           continue;
         l += scaled(nodes[p].lookahead, nodes[p]);
         for (unsigned out : nodes[p].outputs)
           if (consumer[out] && !inAll(*consumer[out]))
-            l += scaled(int64_t(channels[out].getDepth()) * channels[out].getLanes(),
+            l += scaled(int64_t(channels[out].getDepth() + 1) * channels[out].getLanes() - 1,
                         nodes[*consumer[out]]);
       }
       lag.push_back(l);
