@@ -462,6 +462,18 @@ void recordAttrs(dfg::ProcessOp process, const cost::ProcessCost &c) {
     if (lc.pipelined && !lc.insidePipeline)
       unroll.push_back(b.getNamedAttr("L" + std::to_string(lc.id), b.getI64IntegerAttr(lc.unroll)));
   process->setAttr("ming.dse.unroll", b.getDictionaryAttr(unroll));
+  // Per-loop timing, for the cycle-level simulator: the II and depth of each
+  // pipeline as the model sees them, and the loops Vitis flattens into one.
+  for (const cost::LoopCost &lc : c.loops) {
+    if (!lc.loop || lc.insidePipeline)
+      continue;
+    if (lc.pipelined) {
+      lc.loop->setAttr("ming.dse.loop_ii", b.getI64IntegerAttr(lc.ii));
+      lc.loop->setAttr("ming.dse.loop_depth", b.getI64IntegerAttr(lc.depth));
+    } else if (lc.flatIters) {
+      lc.loop->setAttr("ming.dse.flattened", b.getUnitAttr());
+    }
+  }
 }
 
 /// The figures of report.json for the graph with the given process costs.
