@@ -12,12 +12,12 @@
 // Four lanes end to end; the loops unrolled so that each iteration moves a
 // multiple of four elements (16 per iteration at II 4 saves relu's fill).
 // FOUR-LABEL: dfg.process @load(%{{.*}}: memref<64xi8>, %{{.*}}: !dfg.out<i8, lanes = 4>)
-// FOUR:       } {ming.pipeline_ii = 1 : i64, ming.unroll = 8 : i64}
+// FOUR:       } {{{.*}}ming.pipeline_ii = 1 : i64, ming.unroll = 8 : i64}
 // FOUR-LABEL: dfg.process @relu(%{{.*}}: !dfg.in<i8, lanes = 4>, %{{.*}}: !dfg.out<i8, lanes = 4>)
 // FOUR-SAME:  ming.dse.cycles = 16 : i64
 // FOUR-SAME:  ming.dse.ii = 4 : i64, ming.dse.unroll = {L0 = 16 : i64}
 // FOUR:       dfg.pull %{{.*}} : !dfg.in<i8, lanes = 4>
-// FOUR:       } {ming.pipeline_ii = 1 : i64, ming.unroll = 16 : i64}
+// FOUR:       } {{{.*}}ming.pipeline_ii = 1 : i64, ming.unroll = 16 : i64}
 // FOUR-LABEL: dfg.process @store(%{{.*}}: !dfg.in<i8, lanes = 4>, %{{.*}}: memref<64xi8>)
 // FOUR-LABEL: dfg.graph @relu_graph
 // FOUR:       dfg.channel<i8, lanes = 4, depth = 2>
