@@ -6,14 +6,19 @@
 //! - a FIFO holds words (`lanes` elements each); a word written in cycle t
 //!   can be read from cycle t + 1, and a word read in cycle t frees its place
 //!   for writes from cycle t + 1, so a FIFO never holds more than its depth;
-//! - a slot issues at its nominal cycle if every word its pulls start is
-//!   there, else when the last one arrives; its pushes complete the words of
-//!   the port's lanes (the L-th element of a word writes it) at
-//!   issue + depth - 1;
-//! - the pipeline stalls as a whole (Vitis' default `stp`): while it waits
-//!   for data at an issue or for space at a push, every slot in flight and
-//!   every later issue is delayed by the same number of cycles. Waiting for
-//!   data counts as input-starved, waiting for space as output-blocked;
+//! - a slot's iterations issue one after the other, iteration u at
+//!   floor(u * II / unroll) after the slot (program.rs); an iteration issues
+//!   at its nominal cycle if every word its pulls start is there, else when
+//!   the last one arrives; its pushes complete the words of the port's lanes
+//!   (the L-th element of a word writes it) at the slot's last stage,
+//!   issue + depth - 1, earlier iterations as much earlier as they started;
+//! - a push that finds its FIFO full stalls the whole pipeline: every slot
+//!   in flight and every later issue is delayed by as many cycles (output-
+//!   blocked). A slot waiting for its input delays its own issue and the
+//!   later ones (input-starved), while the slots already in flight drain and
+//!   push: holding their results back until the input comes would deadlock
+//!   reconvergent paths that the C simulation runs (a window pipeline 52
+//!   stages deep keeps several pixels in flight);
 //! - a process finishes one cycle after its last slot's completion stage;
 //!   the design when the last process does;
 //! - deadlock: nothing can move and not every process has finished.
@@ -158,8 +163,11 @@ enum State {
 struct Proc {
     program: usize,
     run: usize,
-    /// Slot within the run.
+    /// Slot within the run, iteration within the slot.
     k: u64,
+    u: usize,
+    /// Nominal issue cycle of the current slot (moved by stalls).
+    base: u64,
     /// Nominal cycle of the next issue.
     next_issue: u64,
     /// Words still needed by the slot being issued (None: not started).
@@ -169,6 +177,8 @@ struct Proc {
     /// Elements moved so far, per port (for lanes: words start and end at multiples).
     elems: Vec<u64>,
     state: State,
+    /// The cycle of its one live heap entry (older entries are stale).
+    wake_at: Option<u64>,
     stats: ProcessStats,
 }
 
@@ -222,11 +232,14 @@ impl<'d> Sim<'d> {
                 program: inst.program,
                 run: 0,
                 k: 0,
+                u: 0,
+                base: first.unwrap_or(0),
                 next_issue: first.unwrap_or(0),
                 issuing: None,
                 pending: VecDeque::new(),
                 elems: vec![0; prog.ports.len()],
                 state,
+                wake_at: first,
                 stats: ProcessStats::default(),
             });
         }
@@ -244,13 +257,29 @@ impl<'d> Sim<'d> {
         }
     }
 
-    fn schedule(&mut self, p: usize) {
-        if self.procs[p].state != State::Ready {
-            return;
+    /// Makes `p` run at cycle `t` unless it already runs earlier.
+    fn at(&mut self, p: usize, t: u64) {
+        let pr = &mut self.procs[p];
+        if pr.wake_at.is_none_or(|w| t < w) {
+            pr.wake_at = Some(t);
+            self.heap.push(Reverse((t, p)));
         }
-        match self.next_event(p) {
-            Some(t) => self.heap.push(Reverse((t, p))),
-            None => self.procs[p].state = State::Done,
+    }
+
+    /// After an event at `now`: the process's next one.
+    fn schedule(&mut self, p: usize, now: u64) {
+        match self.procs[p].state {
+            State::Ready => match self.next_event(p) {
+                Some(t) => self.at(p, t.max(now)),
+                None => self.procs[p].state = State::Done,
+            },
+            // Slots in flight still push while the next one waits for input.
+            State::Waiting(WaitKind::Data, ..) => {
+                if let Some(&(t, _)) = self.procs[p].pending.front() {
+                    self.at(p, t.max(now));
+                }
+            }
+            _ => {}
         }
     }
 
@@ -259,7 +288,7 @@ impl<'d> Sim<'d> {
         if let State::Waiting(k, c, since) = self.procs[p].state {
             if k == kind && c == chan {
                 self.procs[p].state = State::Ready;
-                self.heap.push(Reverse((since.max(now + 1), p)));
+                self.at(p, since.max(now + 1));
             }
         }
     }
@@ -274,6 +303,7 @@ impl<'d> Sim<'d> {
             *t += cycles;
         }
         pr.next_issue += cycles;
+        pr.base += cycles;
     }
 
     /// Words a slot moves on each port, by lanes: a pull starts a word at
@@ -300,12 +330,9 @@ impl<'d> Sim<'d> {
     fn step(&mut self, p: usize, now: u64) {
         let design = self.design;
         let prog = &design.programs[self.procs[p].program];
-        let push_first = match (self.procs[p].pending.front(), self.procs[p].issuing.is_some()) {
-            (_, true) => false,
-            (Some(&(t, _)), _) => self.procs[p].run >= prog.runs.len() || t <= self.procs[p].next_issue,
-            (None, _) => false,
-        };
-        if push_first {
+        let push_due = self.procs[p].pending.front().is_some_and(|&(t, _)| t <= now);
+        let waiting_data = matches!(self.procs[p].state, State::Waiting(WaitKind::Data, ..));
+        if push_due {
             let (nominal, mut moves) = self.procs[p].pending.pop_front().unwrap_or_default();
             for (c, n) in moves.iter_mut() {
                 while *n > 0 && self.chans[*c].can_write(now) {
@@ -319,7 +346,7 @@ impl<'d> Sim<'d> {
                     self.procs[p].pending.push_front((nominal, moves));
                     if self.chans[c].last_read == now && (self.chans[c].held.len() as u64) < self.chans[c].depth {
                         // Full only until this cycle's reads free their places.
-                        self.heap.push(Reverse((now + 1, p)));
+                        self.at(p, now + 1);
                     } else {
                         self.procs[p].state = State::Waiting(WaitKind::Space, c, now);
                     }
@@ -333,14 +360,24 @@ impl<'d> Sim<'d> {
             if self.procs[p].pending.is_empty() && self.procs[p].run >= prog.runs.len() {
                 self.procs[p].stats.finish = now + 1;
             }
-            self.schedule(p);
+            self.schedule(p, now);
             return;
         }
-        // Issue the current slot.
+        if waiting_data {
+            // Woken for a push that is not due (stale): keep waiting.
+            self.schedule(p, now);
+            return;
+        }
+        if self.procs[p].run >= prog.runs.len() || (self.procs[p].issuing.is_none() && self.procs[p].next_issue > now) {
+            self.schedule(p, now);
+            return;
+        }
+        // Issue the current iteration of the current slot.
         let run = &prog.runs[self.procs[p].run];
+        let io = &run.iters[self.procs[p].u];
         let mut need = match self.procs[p].issuing.take() {
             Some(n) => n,
-            None => self.words(p, &run.pulls, false),
+            None => self.words(p, &io.pulls, false),
         };
         for (c, n) in need.iter_mut() {
             while *n > 0 && self.chans[*c].can_read(now) {
@@ -354,51 +391,66 @@ impl<'d> Sim<'d> {
                 self.procs[p].issuing = Some(need);
                 if let Some(&written) = self.chans[c].held.front() {
                     // Written this cycle: readable from the next.
-                    self.heap.push(Reverse((written + 1, p)));
+                    self.at(p, written + 1);
                 } else {
                     self.procs[p].state = State::Waiting(WaitKind::Data, c, now);
+                    self.schedule(p, now);
                 }
                 return;
             }
         }
+        // Waiting for input delays this issue and the later ones, not the
+        // slots in flight: they drain (see the module comment).
         let stall = now.saturating_sub(self.procs[p].next_issue);
         self.procs[p].stats.starved += stall;
-        self.freeze(p, stall);
+        self.procs[p].base += stall;
         let issue = now;
+        let pushes = self.words(p, &io.pushes, true);
         let pr = &mut self.procs[p];
-        pr.stats.slots += 1;
-        let last_of_run = pr.k + 1 == run.count;
+        let last_iter = pr.u + 1 == run.iters.len();
+        let last_of_run = last_iter && pr.k + 1 == run.count;
         let last = last_of_run && pr.run + 1 == prog.runs.len();
-        let pushes = self.words(p, &run.pushes, true);
-        let pr = &mut self.procs[p];
         if !pushes.is_empty() || last {
-            pr.pending.push_back((issue + run.depth - 1, pushes));
+            pr.pending.push_back((issue + run.push_latency(), pushes));
         }
-        // The next slot; a run without I/O cannot stall, so it is crossed at once.
-        if last_of_run {
+        if last_iter {
+            pr.stats.slots += 1;
+        }
+        // The next iteration, or the next slot; a run without I/O cannot
+        // stall, so it is crossed at once.
+        if !last_iter {
+            pr.u += 1;
+        } else if last_of_run {
             pr.run += 1;
             pr.k = 0;
+            pr.u = 0;
             if let Some(next) = prog.runs.get(pr.run) {
-                pr.next_issue = issue + next.first_delay;
+                pr.base += next.first_delay;
             }
         } else {
             pr.k += 1;
-            pr.next_issue = issue + run.delay;
+            pr.u = 0;
+            pr.base += run.delay;
         }
         if let Some(r) = prog.runs.get(pr.run) {
-            if !r.has_io() && pr.k + 1 < r.count {
-                pr.next_issue += r.delay * (r.count - 1 - pr.k);
+            if pr.u == 0 && !r.has_io() && pr.k + 1 < r.count {
+                pr.base += r.delay * (r.count - 1 - pr.k);
                 pr.k = r.count - 1;
             }
+            pr.next_issue = pr.base + r.offset(pr.u);
         }
-        self.schedule(p);
+        self.schedule(p, now);
     }
 
     fn run(mut self) -> Outcome {
-        // A process is in the heap at most once, while Ready, at the cycle of
-        // its next event (or of its wake-up, which is never earlier).
+        // Each process has one live entry (wake_at), at its next event or
+        // wake-up; entries it replaced by earlier ones are skipped.
         while let Some(Reverse((t, p))) = self.heap.pop() {
-            if self.procs[p].state == State::Ready {
+            if self.procs[p].wake_at != Some(t) {
+                continue;
+            }
+            self.procs[p].wake_at = None;
+            if self.procs[p].state != State::Done {
                 self.step(p, t);
             }
         }
@@ -462,16 +514,22 @@ pub fn simulate(design: &Design) -> Outcome {
 
 #[cfg(test)]
 mod tests {
-    use super::super::program::{Port, Program};
+    use super::super::program::{Io, Pace, Port, Program};
+
+    /// `count` slots of one iteration each.
+    fn slots(p: &mut Program, count: u64, first_delay: u64, ii: u64, depth: u64, pulls: &[(u32, u32)], pushes: &[(u32, u32)]) {
+        let pace = Pace { first_delay, delay: ii, depth, ii, spread: 1 };
+        p.push(count, pace, &[Io { pulls: pulls.to_vec(), pushes: pushes.to_vec() }]);
+    }
     use super::*;
 
     fn chain(depth: Option<u64>) -> Design {
         // src: 8 slots, II 1, depth 3, one push each (lanes 1).
         let mut src = Program::new("src", vec![Port::Out { lanes: 1 }]);
-        src.push(8, 0, 1, 3, &[], &[(0, 1)]);
+        slots(&mut src, 8, 0, 1, 3, &[], &[(0, 1)]);
         // dst: 4 slots, II 2, depth 2, two pulls each.
         let mut dst = Program::new("dst", vec![Port::In { lanes: 1 }]);
-        dst.push(4, 0, 2, 2, &[(0, 2)], &[]);
+        slots(&mut dst, 4, 0, 2, 2, &[(0, 2)], &[]);
         Design {
             programs: vec![src, dst],
             instances: vec![
@@ -515,14 +573,14 @@ mod tests {
     fn diamond(direct: u64) -> Design {
         let n = 64;
         let mut fork = Program::new("fork", vec![Port::Out { lanes: 1 }, Port::Out { lanes: 1 }]);
-        fork.push(n, 0, 1, 1, &[], &[(0, 1), (1, 1)]);
+        slots(&mut fork, n, 0, 1, 1, &[], &[(0, 1), (1, 1)]);
         // slow: the first output after 8 elements (a window of 8).
         let mut slow = Program::new("slow", vec![Port::In { lanes: 1 }, Port::Out { lanes: 1 }]);
-        slow.push(8, 0, 1, 2, &[(0, 1)], &[]);
-        slow.push(n - 8, 1, 1, 2, &[(0, 1)], &[(1, 1)]);
-        slow.push(8, 1, 1, 2, &[], &[(1, 1)]);
+        slots(&mut slow, 8, 0, 1, 2, &[(0, 1)], &[]);
+        slots(&mut slow, n - 8, 1, 1, 2, &[(0, 1)], &[(1, 1)]);
+        slots(&mut slow, 8, 1, 1, 2, &[], &[(1, 1)]);
         let mut join = Program::new("join", vec![Port::In { lanes: 1 }, Port::In { lanes: 1 }]);
-        join.push(n, 0, 1, 1, &[(0, 1), (1, 1)], &[]);
+        slots(&mut join, n, 0, 1, 1, &[(0, 1), (1, 1)], &[]);
         Design {
             programs: vec![fork, slow, join],
             instances: vec![
@@ -564,9 +622,9 @@ mod tests {
     fn lanes_pack_words() {
         // 8 elements on 4 lanes are 2 words.
         let mut src = Program::new("src", vec![Port::Out { lanes: 4 }]);
-        src.push(8, 0, 1, 1, &[], &[(0, 1)]);
+        slots(&mut src, 8, 0, 1, 1, &[], &[(0, 1)]);
         let mut dst = Program::new("dst", vec![Port::In { lanes: 4 }]);
-        dst.push(2, 0, 1, 1, &[(0, 4)], &[]);
+        slots(&mut dst, 2, 0, 1, 1, &[(0, 4)], &[]);
         let d = Design {
             programs: vec![src, dst],
             instances: vec![

@@ -94,6 +94,8 @@ pub struct ChannelSummary {
     pub peak: u64,
     /// Most words held with unbounded FIFOs (when minimisation ran).
     pub unbounded_peak: Option<u64>,
+    /// Words written in the final run.
+    pub words: u64,
     pub lanes: u64,
     pub bits: Option<u64>,
 }
@@ -235,6 +237,7 @@ pub fn run(module: &Module, minimize: bool) -> Result<Summary, SimError> {
             depth: design.channels[k].depth,
             peak: final_outcome.channels[k].peak,
             unbounded_peak: unbounded_peaks.as_ref().map(|p| p[k]),
+            words: final_outcome.channels[k].words,
             lanes: c.lanes,
             bits: bits[k],
         })
@@ -342,7 +345,7 @@ pub fn render(graph: &str, s: &Summary, model: Option<&crate::dse::Estimate>) ->
     for c in &s.channels {
         let dse = if c.dse_depth != c.depth { format!(" (DSE {})", or_dash(c.dse_depth)) } else { String::new() };
         let unb = c.unbounded_peak.map(|p| format!(", unbounded peak {p}")).unwrap_or_default();
-        let _ = writeln!(out, "  {}: depth {}{dse} peak {}{unb}", c.name, or_dash(c.depth), c.peak);
+        let _ = writeln!(out, "  {}: depth {}{dse} peak {}{unb}, {} words", c.name, or_dash(c.depth), c.peak, c.words);
     }
     if let Some(d) = &s.deadlock {
         let _ = writeln!(out, "{}", deadlock_message(graph, d));

@@ -5,9 +5,12 @@
 //!
 //! Timing rules (docs/simulator.md):
 //! - a pipelined loop issues one slot every II cycles; a slot is `unroll`
-//!   consecutive iterations with every loop inside fully unrolled; its pulls
-//!   happen at issue, its pushes at issue + depth - 1, and it completes at
-//!   issue + depth;
+//!   consecutive iterations with every loop inside fully unrolled, spread
+//!   over its II: iteration u of the slot starts at issue + floor(u * II /
+//!   unroll) and pulls then; the slot's pushes happen at its last stage,
+//!   issue + depth - 1, each iteration's as many cycles earlier as it
+//!   started later (so that the first results leave early), and the slot
+//!   completes at issue + depth;
 //! - loops marked `ming.dse.flattened` around a pipeline continue it: the
 //!   first slot of the next outer iteration follows the last one by II;
 //! - any other sequence of pipelines drains: the next pipeline starts `depth`
@@ -148,24 +151,85 @@ impl fmt::Display for ProgramError {
 
 impl std::error::Error for ProgramError {}
 
+/// Elements one iteration pulls and pushes, by port: (port, elements).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Io {
+    pub pulls: Vec<(u32, u32)>,
+    pub pushes: Vec<(u32, u32)>,
+}
+
+impl Io {
+    pub fn is_empty(&self) -> bool {
+        self.pulls.is_empty() && self.pushes.is_empty()
+    }
+}
+
 /// A run of `count` identical slots: the first issues `first_delay` cycles
-/// after the previous slot of the process (after cycle 0 for the very first), the others
-/// `delay` cycles after their predecessor.
+/// after the previous slot of the process (after cycle 0 for the very
+/// first), the others `delay` cycles after their predecessor. A slot's
+/// iterations `iters` start `floor(u * ii / spread)` cycles after it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Run {
     pub count: u64,
     pub first_delay: u64,
     pub delay: u64,
     pub depth: u64,
-    /// Elements pulled / pushed per slot, by port.
-    pub pulls: Vec<(u32, u32)>,
-    pub pushes: Vec<(u32, u32)>,
+    pub ii: u64,
+    /// Iterations a full slot spreads over its II (the unroll factor).
+    pub spread: u64,
+    pub iters: Vec<Io>,
 }
 
 impl Run {
     pub fn has_io(&self) -> bool {
-        !self.pulls.is_empty() || !self.pushes.is_empty()
+        self.iters.iter().any(|i| !i.is_empty())
     }
+
+    /// Elements per slot, summed over its iterations.
+    pub fn pulls(&self) -> Vec<(u32, u32)> {
+        sum(self.iters.iter().map(|i| &i.pulls))
+    }
+
+    pub fn pushes(&self) -> Vec<(u32, u32)> {
+        sum(self.iters.iter().map(|i| &i.pushes))
+    }
+
+    /// Cycles from the slot's issue to the start of iteration u.
+    pub fn offset(&self, u: usize) -> u64 {
+        u as u64 * self.ii / self.spread.max(1)
+    }
+
+    /// Cycles from an iteration's start to its pushes: the slot's last
+    /// iteration pushes at the slot's last stage (issue + depth - 1), the
+    /// others as many cycles earlier as they started.
+    pub fn push_latency(&self) -> u64 {
+        let last = self.offset(self.iters.len().saturating_sub(1));
+        self.depth.saturating_sub(1 + last)
+    }
+}
+
+fn sum<'a>(lists: impl Iterator<Item = &'a Vec<(u32, u32)>>) -> Vec<(u32, u32)> {
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for l in lists {
+        for &(p, n) in l {
+            match out.iter_mut().find(|(q, _)| *q == p) {
+                Some((_, m)) => *m += n,
+                None => out.push((p, n)),
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The timing of slots pushed together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pace {
+    pub first_delay: u64,
+    pub delay: u64,
+    pub depth: u64,
+    pub ii: u64,
+    pub spread: u64,
 }
 
 /// A process ready to simulate.
@@ -181,22 +245,20 @@ impl Program {
         Program { process: process.to_string(), ports, runs: Vec::new() }
     }
 
-    /// Appends `count` slots, merging with the last run when they continue it.
-    pub fn push(&mut self, count: u64, first_delay: u64, delay: u64, depth: u64, pulls: &[(u32, u32)], pushes: &[(u32, u32)]) {
+    /// Appends `count` slots of iterations `iters`, merging with the last run
+    /// when they continue it.
+    pub fn push(&mut self, count: u64, pace: Pace, iters: &[Io]) {
         if count == 0 {
             return;
         }
+        let Pace { first_delay, delay, depth, ii, spread } = pace;
         if let Some(last) = self.runs.last_mut() {
-            let continues = last.depth == depth
-                && last.pulls == pulls
-                && last.pushes == pushes
-                && first_delay == last.delay
-                && (count == 1 || delay == last.delay);
-            if continues {
+            let same = last.depth == depth && last.ii == ii && last.spread == spread && last.iters == iters;
+            if same && first_delay == last.delay && (count == 1 || delay == last.delay) {
                 last.count += count;
                 return;
             }
-            if last.count == 1 && last.depth == depth && last.pulls == pulls && last.pushes == pushes && first_delay == delay {
+            if same && last.count == 1 && first_delay == delay {
                 // A lone slot followed by a run of its kind: one run.
                 last.count += count;
                 last.delay = delay;
@@ -204,7 +266,7 @@ impl Program {
             }
         }
         let delay = if count == 1 { first_delay } else { delay };
-        self.runs.push(Run { count, first_delay, delay, depth, pulls: pulls.to_vec(), pushes: pushes.to_vec() });
+        self.runs.push(Run { count, first_delay, delay, depth, ii, spread, iters: iters.to_vec() });
     }
 
     pub fn slots(&self) -> u64 {
@@ -391,6 +453,12 @@ impl<'b> Unfold<'b> {
         Ok(())
     }
 
+    /// The non-zero counts as one iteration's I/O, then reset.
+    fn take_io(&mut self) -> Io {
+        let (pulls, pushes) = self.take_counts();
+        Io { pulls, pushes }
+    }
+
     /// The non-zero counts as (port, n) for pulls and pushes, then reset.
     fn take_counts(&mut self) -> (Vec<(u32, u32)>, Vec<(u32, u32)>) {
         let (mut pulls, mut pushes) = (Vec::new(), Vec::new());
@@ -431,34 +499,36 @@ impl<'b> Unfold<'b> {
         if !has_if(&l.body) && self.bounds_constant(&l.body) {
             self.env[l.var] = lb;
             self.count(&l.body)?;
-            let (pulls1, pushes1) = self.take_counts();
-            let scale = |v: &[(u32, u32)], k: u64| v.iter().map(|&(p, n)| (p, n * k as u32)).collect::<Vec<_>>();
+            let io = self.take_io();
             let full = trip / unroll;
             let rest = trip % unroll;
             let first = self.slot_delay(continuing, ii);
+            let pace = Pace { first_delay: first, delay: ii, depth, ii, spread: unroll };
             if full > 0 {
-                self.program.push(full, first, ii, depth, &scale(&pulls1, unroll), &scale(&pushes1, unroll));
+                self.program.push(full, pace, &vec![io.clone(); unroll as usize]);
             }
             if rest > 0 {
                 let d = if full > 0 { ii } else { first };
-                self.program.push(1, d, ii, depth, &scale(&pulls1, rest), &scale(&pushes1, rest));
+                self.program.push(1, Pace { first_delay: d, ..pace }, &vec![io; rest as usize]);
             }
         } else {
             let mut i = lb;
             let mut first = true;
+            let mut iters = Vec::with_capacity(unroll as usize);
             while i < ub {
+                iters.clear();
                 for _ in 0..unroll {
                     if i >= ub {
                         break;
                     }
                     self.env[l.var] = i;
                     self.count(&l.body)?;
+                    iters.push(self.take_io());
                     i += step;
                 }
-                let (pulls, pushes) = self.take_counts();
                 let d = if first { self.slot_delay(continuing, ii) } else { ii };
                 first = false;
-                self.program.push(1, d, ii, depth, &pulls, &pushes);
+                self.program.push(1, Pace { first_delay: d, delay: ii, depth, ii, spread: unroll }, &iters);
             }
         }
         self.pending = depth;
@@ -479,12 +549,12 @@ impl<'b> Unfold<'b> {
     /// One slot of depth 1 for I/O outside pipelines (sequential code).
     fn straight(&mut self, stmts: &[Stmt]) -> Result<(), ProgramError> {
         self.count(stmts)?;
-        let (pulls, pushes) = self.take_counts();
-        if pulls.is_empty() && pushes.is_empty() {
+        let io = self.take_io();
+        if io.is_empty() {
             return Ok(());
         }
         let d = self.slot_delay(false, 1);
-        self.program.push(1, d, 1, 1, &pulls, &pushes);
+        self.program.push(1, Pace { first_delay: d, delay: 1, depth: 1, ii: 1, spread: 1 }, &[io]);
         self.pending = 1;
         self.last_pipeline = None;
         Ok(())
@@ -546,12 +616,12 @@ impl<'b> Unfold<'b> {
                     k += 1;
                     if k % u == 0 || i >= ub {
                         if leaf {
-                            let (pulls, pushes) = self.take_counts();
-                            if pulls.is_empty() && pushes.is_empty() {
+                            let io = self.take_io();
+                            if io.is_empty() {
                                 self.pending += 1;
                             } else {
                                 let d = self.slot_delay(false, 1);
-                                self.program.push(1, d, 1, 1, &pulls, &pushes);
+                                self.program.push(1, Pace { first_delay: d, delay: 1, depth: 1, ii: 1, spread: 1 }, &[io]);
                                 self.pending = 1;
                                 self.last_pipeline = None;
                             }
@@ -620,7 +690,9 @@ mod tests {
         // Unrolled by 3: slots of 3 iterations, the last one of 1.
         let b = body(vec![lp(0, 0, 3, Timing::Pipelined { ii: 1, depth: 2, unroll: 3 }, vec![Stmt::Push(0)])], 1);
         let p = unfold(&b).expect("unfolds");
-        assert_eq!(p.runs.iter().map(|r| (r.count, r.pushes.clone())).collect::<Vec<_>>(), vec![(1, vec![(0, 3)]), (1, vec![(0, 1)])]);
+        assert_eq!(p.runs.iter().map(|r| (r.count, r.pushes())).collect::<Vec<_>>(), vec![(1, vec![(0, 3)]), (1, vec![(0, 1)])]);
+        // Its three iterations start at 0, 0 and 0 (II 1 / 3), the single one of the last slot at 0.
+        assert_eq!((p.runs[0].offset(1), p.runs[0].offset(2)), (0, 0));
     }
 
     #[test]
@@ -643,7 +715,7 @@ mod tests {
         b.exprs.push(Expr::Bin(BinOp::Cmp(CmpPred::Sge), 4, 2)); // 5
         b.stmts = vec![lp(0, 0, 3, Timing::Pipelined { ii: 1, depth: 1, unroll: 1 }, vec![Stmt::If { cond: 5, then: vec![Stmt::Push(0)], otherwise: vec![] }])];
         let p = unfold(&b).expect("unfolds");
-        let pushes: Vec<(u64, usize)> = p.runs.iter().map(|r| (r.count, r.pushes.len())).collect();
+        let pushes: Vec<(u64, usize)> = p.runs.iter().map(|r| (r.count, r.pushes().len())).collect();
         assert_eq!(pushes, vec![(3, 0), (1, 1)]);
         // A condition on data is an error naming the process.
         b.exprs.push(Expr::Unknown("pulled data".into())); // 6
