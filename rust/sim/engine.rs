@@ -450,8 +450,15 @@ impl<'d> Sim<'d> {
                 continue;
             }
             self.procs[p].wake_at = None;
-            if self.procs[p].state != State::Done {
+            // Events of the same process in the same cycle (the iterations of
+            // an unrolled slot) run at once, without going through the heap;
+            // the entry they leave behind is stale.
+            while self.procs[p].state != State::Done {
                 self.step(p, t);
+                if self.procs[p].wake_at != Some(t) {
+                    break;
+                }
+                self.procs[p].wake_at = None;
             }
         }
         let mut out = Outcome {

@@ -183,7 +183,12 @@ impl Reader {
                     }
                     let pipelined = inside_pipeline || matches!(timing, Timing::Pipelined { .. });
                     let stmts_in = self.block(body, pipelined)?;
-                    stmts.push(Stmt::Loop(Loop { id, var, lb, ub, step, timing, body: stmts_in }));
+                    // Inside a pipeline a loop without I/O takes no time of its
+                    // own: leaving it out saves walking the unrolled MACs of a
+                    // window for every pixel.
+                    if !(inside_pipeline && !has_io(&stmts_in)) {
+                        stmts.push(Stmt::Loop(Loop { id, var, lb, ub, step, timing, body: stmts_in }));
+                    }
                 }
                 "scf.if" => {
                     let cond = self.value(op.operand(0).map_err(|e| self.unsupported(e.to_string()))?);
@@ -197,7 +202,9 @@ impl Reader {
                     }
                     let otherwise = if branches.len() > 1 { branches.pop().unwrap_or_default() } else { Vec::new() };
                     let then = branches.pop().unwrap_or_default();
-                    stmts.push(Stmt::If { cond, then, otherwise });
+                    if !(inside_pipeline && !has_io(&then) && !has_io(&otherwise)) {
+                        stmts.push(Stmt::If { cond, then, otherwise });
+                    }
                 }
                 _ => {
                     if let Some(e) = self.arith(&op, &name) {
@@ -213,6 +220,15 @@ impl Reader {
         }
         Ok(stmts)
     }
+}
+
+/// Whether `stmts` pull or push anywhere.
+fn has_io(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Pull(_) | Stmt::Push(_) => true,
+        Stmt::Loop(l) => has_io(&l.body),
+        Stmt::If { then, otherwise, .. } => has_io(then) || has_io(otherwise),
+    })
 }
 
 /// The loop tree of a `dfg.process` op.
