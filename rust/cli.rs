@@ -160,6 +160,16 @@ pub struct Cli {
     #[arg(long = "dse-max-lanes", value_name = "N")]
     pub dse_max_lanes: Option<u32>,
 
+    /// Run the flow up to the DSE on INPUT (linalg or dfg), simulate the design
+    /// cycle by cycle and print the summary (cycles, stalls, FIFO peaks and
+    /// minimised depths) to -o; exit status 1 when it deadlocks.
+    #[arg(long = "simulate")]
+    pub simulate: bool,
+
+    /// Keep the DSE's FIFO depths (--hls, --simulate): no FIFO minimisation.
+    #[arg(long = "no-fifo-minimize")]
+    pub no_fifo_minimize: bool,
+
     /// More messages from the tool itself (-v info, -vv debug).
     #[arg(short = 'v', action = ArgAction::Count)]
     pub verbose: u8,
@@ -282,6 +292,15 @@ pub fn run(args: Vec<String>) -> i32 {
         return 1;
     }
     log::debug!("pass flags: {:?}", split.passes);
+    if cli.simulate {
+        return match simulate_request(&cli, !split.passes.is_empty()) {
+            Ok((target, settings)) => run_simulate(&cli, &target, settings.as_ref()),
+            Err(message) => {
+                log::error!("{message}");
+                1
+            }
+        };
+    }
     if cli.dse {
         return match dse_request(&cli, !split.passes.is_empty()) {
             Ok((target, settings)) => run_dse(&cli, &target, &settings),
@@ -296,6 +315,7 @@ pub fn run(args: Vec<String>) -> i32 {
         || cli.dsp.is_some()
         || cli.bram.is_some()
         || cli.clock_mhz.is_some()
+        || cli.no_fifo_minimize
         || dse_flag(&cli).is_some()
     {
         return match hls_request(&cli, !split.passes.is_empty()) {
@@ -322,6 +342,9 @@ fn hls_request(cli: &Cli, pass_flags: bool) -> Result<crate::hls::Request, Strin
         if let Some(flag) = dse_flag(cli) {
             return Err(format!("'{flag}' only applies with '--hls OUTDIR' or '--dse'"));
         }
+        if cli.no_fifo_minimize {
+            return Err("'--no-fifo-minimize' only applies with '--hls OUTDIR' or '--simulate'".into());
+        }
         return Err("'--board', '--dsp', '--bram' and '--clock-mhz' only apply with '--hls OUTDIR' or '--dse'".into());
     };
     // --hls runs its own pipeline and writes a folder, not one output.
@@ -339,6 +362,7 @@ fn hls_request(cli: &Cli, pass_flags: bool) -> Result<crate::hls::Request, Strin
         outdir: std::path::PathBuf::from(outdir),
         target,
         dse: if cli.no_dse { None } else { Some(settings) },
+        minimize_fifos: !cli.no_fifo_minimize,
     })
 }
 
@@ -417,6 +441,7 @@ fn dse_request(cli: &Cli, pass_flags: bool) -> Result<(crate::board::Target, cra
         (cli.hls.is_some(), "--hls (which runs the DSE itself)"),
         (cli.no_dse, "--no-dse"),
         (cli.emit_hls_cpp, "--emit-hls-cpp"),
+        (cli.no_fifo_minimize, "--no-fifo-minimize"),
     ];
     if let Some((_, flag)) = own.into_iter().chain(opt_only_flags(cli, pass_flags)).find(|(on, _)| *on) {
         return Err(format!("'--dse' cannot be combined with {flag}"));
@@ -426,33 +451,93 @@ fn dse_request(cli: &Cli, pass_flags: bool) -> Result<(crate::board::Target, cra
     Ok((target, settings))
 }
 
-/// `ming-opt INPUT --dse [-o OUT]`: lower linalg to dfg when needed, run the
-/// DSE, print the annotated dfg module. 0 on success, 1 on any failure.
-fn run_dse(cli: &Cli, target: &crate::board::Target, settings: &crate::dse::Settings) -> i32 {
+/// The `--simulate` request: the board and the DSE's settings (None with
+/// `--no-dse`), or why the flags do not make one.
+fn simulate_request(cli: &Cli, pass_flags: bool) -> Result<(crate::board::Target, Option<crate::dse::Settings>), String> {
+    let own = [
+        (cli.hls.is_some(), "--hls (which simulates itself)"),
+        (cli.dse, "--dse"),
+        (cli.emit_hls_cpp, "--emit-hls-cpp"),
+    ];
+    if let Some((_, flag)) = own.into_iter().chain(opt_only_flags(cli, pass_flags)).find(|(on, _)| *on) {
+        return Err(format!("'--simulate' cannot be combined with {flag}"));
+    }
+    let target = target(cli)?;
+    let settings = dse_settings(cli, &target)?;
+    Ok((target, if cli.no_dse { None } else { Some(settings) }))
+}
+
+/// Parses INPUT and lowers linalg to dfg when needed; None (after printing
+/// why) when that fails or leaves no dfg.graph. `flag` names the request.
+fn dfg_module<'c>(context: &'c melior::Context, input: &str, flag: &str) -> Option<melior::ir::Module<'c>> {
     use crate::pipeline::{self, Level};
     use melior::ir::operation::OperationLike;
+    let mut module = match crate::mlir::parse_input(context, input) {
+        Ok(module) => module,
+        Err(e) => {
+            log::error!("{e}");
+            return None;
+        }
+    };
+    if !module.as_operation().verify() {
+        return None;
+    }
+    if pipeline::level(&module) == Level::Linalg {
+        if let Err(e) = pipeline::run(context, &mut module, pipeline::LINALG_TO_DFG) {
+            log::error!("{e}");
+            return None;
+        }
+    }
+    if pipeline::level(&module) != Level::Dfg {
+        log::error!("'{flag}' needs a module with a dfg.graph (or linalg to lower to one)");
+        return None;
+    }
+    Some(module)
+}
+
+/// `ming-opt INPUT --simulate [-o OUT]`: the flow up to the DSE, then the
+/// simulation (and FIFO minimisation unless --no-fifo-minimize); prints the
+/// summary. 0 on success, 1 on any failure or a deadlock.
+fn run_simulate(cli: &Cli, target: &crate::board::Target, settings: Option<&crate::dse::Settings>) -> i32 {
     let context = crate::mlir::context();
     crate::mlir::print_diagnostics(&context);
-    let mut module = match crate::mlir::parse_input(&context, &cli.input) {
-        Ok(module) => module,
+    let Some(module) = dfg_module(&context, &cli.input, "--simulate") else { return 1 };
+    log::debug!("simulation for {} ({} DSP, {} BRAM18K)", target.board.name, target.dsp, target.bram18k);
+    let figures = match crate::hls::explore(&module, settings) {
+        Ok(f) => f,
         Err(e) => {
             log::error!("{e}");
             return 1;
         }
     };
-    if !module.as_operation().verify() {
-        return 1;
-    }
-    if pipeline::level(&module) == Level::Linalg {
-        if let Err(e) = pipeline::run(&context, &mut module, pipeline::LINALG_TO_DFG) {
+    let summary = match crate::sim::run(&module, !cli.no_fifo_minimize) {
+        Ok(s) => s,
+        Err(e) => {
             log::error!("{e}");
             return 1;
         }
-    }
-    if pipeline::level(&module) != Level::Dfg {
-        log::error!("'--dse' needs a module with a dfg.graph (or linalg to lower to one)");
+    };
+    let name = crate::project::graph::from_dfg(&module).map(|g| g.name).unwrap_or_default();
+    let text = crate::sim::render(&name, &summary, figures.estimate.as_ref());
+    if let Err(e) = write_output(&cli.output, text.as_bytes()) {
+        log::error!("cannot write '{}': {e}", cli.output);
         return 1;
     }
+    match &summary.deadlock {
+        Some(d) => {
+            log::error!("{}", crate::sim::deadlock_message(&name, d));
+            1
+        }
+        None => 0,
+    }
+}
+
+/// `ming-opt INPUT --dse [-o OUT]`: lower linalg to dfg when needed, run the
+/// DSE, print the annotated dfg module. 0 on success, 1 on any failure.
+fn run_dse(cli: &Cli, target: &crate::board::Target, settings: &crate::dse::Settings) -> i32 {
+    let context = crate::mlir::context();
+    crate::mlir::print_diagnostics(&context);
+    let Some(module) = dfg_module(&context, &cli.input, "--dse") else { return 1 };
     log::debug!("DSE for {} ({} DSP, {} BRAM18K)", target.board.name, target.dsp, target.bram18k);
     if let Err(e) = crate::hls::explore(&module, Some(settings)) {
         log::error!("{e}");

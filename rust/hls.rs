@@ -19,6 +19,8 @@ pub struct Request {
     pub target: Target,
     /// How the DSE runs; None: `--no-dse` (the directives of the input stay).
     pub dse: Option<dse::Settings>,
+    /// Shrink the FIFOs to the least depths the simulator finds (else keep the DSE's).
+    pub minimize_fifos: bool,
 }
 
 #[derive(Debug)]
@@ -33,6 +35,8 @@ pub enum HlsError {
     Design(String),
     /// The DSE found no design within the limits, or could not run.
     Dse(dse::Failure),
+    /// The simulator cannot run the design, or it deadlocks.
+    Simulation(String),
     Translate(TranslateError),
     Project(ProjectError),
 }
@@ -40,7 +44,7 @@ pub enum HlsError {
 impl fmt::Display for HlsError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
-            HlsError::Input(m) | HlsError::Stage(m) | HlsError::Design(m) => f.write_str(m),
+            HlsError::Input(m) | HlsError::Stage(m) | HlsError::Design(m) | HlsError::Simulation(m) => f.write_str(m),
             HlsError::Pipeline(e) => write!(f, "{e}"),
             HlsError::Dse(e) => write!(f, "{e}"),
             HlsError::Translate(e) => write!(f, "{e}"),
@@ -107,6 +111,7 @@ fn flow(request: &Request) -> Result<PathBuf, HlsError> {
     let mut figures = report::Figures::default();
     if pipeline::level(&module) == Level::Dfg {
         figures = explore(&module, request.dse.as_ref())?;
+        figures.simulation = simulate(&module, request.minimize_fifos)?;
     }
     // The dfg level knows kinds and lanes, which emitHLS no longer spells out.
     let dfg_graph = match pipeline::level(&module) {
@@ -133,12 +138,37 @@ fn flow(request: &Request) -> Result<PathBuf, HlsError> {
     Ok(project::write(Path::new(&request.outdir), &project)?)
 }
 
+/// Simulates the dfg `module`; a deadlock is an error, a design the
+/// simulator cannot run only a warning (None). With `minimize`, the least
+/// FIFO depths found are written into its channels.
+pub fn simulate(module: &melior::ir::Module, minimize: bool) -> Result<Option<crate::sim::Summary>, HlsError> {
+    let summary = match crate::sim::run(module, minimize) {
+        Ok(s) => s,
+        Err(e) => {
+            log::warn!("{e}; no simulation in the report");
+            return Ok(None);
+        }
+    };
+    let name = graph::from_dfg(module).map(|g| g.name).unwrap_or_default();
+    if let Some(d) = &summary.deadlock {
+        return Err(HlsError::Simulation(crate::sim::deadlock_message(&name, d)));
+    }
+    log::info!("simulation: {} cycles ({:.3} s)", summary.cycles, summary.seconds);
+    if summary.minimize.is_some() {
+        crate::sim::write_depths(module, &summary).map_err(|e| HlsError::Simulation(e.to_string()))?;
+        if !module.as_operation().verify() {
+            return Err(HlsError::Stage("the module does not verify with the minimised FIFO depths".into()));
+        }
+    }
+    Ok(Some(summary))
+}
+
 /// Runs the DSE on the dfg `module` (writing its choice into it), or with
 /// `settings` None only estimates the module's own directives.
 pub fn explore(module: &melior::ir::Module, settings: Option<&dse::Settings>) -> Result<report::Figures, HlsError> {
     let Some(settings) = settings else {
         return Ok(match dse::estimate(module) {
-            Ok(e) => report::Figures { estimate: Some(e), solve: None },
+            Ok(e) => report::Figures { estimate: Some(e), solve: None, simulation: None },
             Err(e) => {
                 log::warn!("no estimate for the report: {e}");
                 report::Figures::default()
@@ -159,6 +189,7 @@ pub fn explore(module: &melior::ir::Module, settings: Option<&dse::Settings>) ->
         outcome.estimate.baseline.cycles
     );
     Ok(report::Figures {
+        simulation: None,
         solve: Some(report::Solve {
             status: outcome.status.clone(),
             objective: dse::objective_name(outcome.objective).to_string(),

@@ -10,4 +10,5 @@ pub mod logger;
 pub mod mlir;
 pub mod pipeline;
 pub mod project;
+pub mod sim;
 pub mod translate;

@@ -91,6 +91,7 @@ mod tests {
                 Channel { name: "c1".into(), from: Some(1), to: None, elem: "f32".into(), depth: None, lanes: 4 },
             ],
             ports: vec![MemoryPort { memory: 0, node: 0 }],
+            ..Graph::default()
         };
         let dot = render(&g);
         assert!(dot.contains("digraph \"top\" {"), "{dot}");

@@ -51,6 +51,22 @@ pub struct MemoryPort {
     pub node: usize,
 }
 
+/// What an operand of a `dfg.instantiate` is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operand {
+    Channel(usize),
+    Memory(usize),
+    Other,
+}
+
+/// A node's `dfg.instantiate`: the process and its operands in order (the
+/// process's arguments), for the simulator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binding {
+    pub process: String,
+    pub operands: Vec<Operand>,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Graph {
     pub name: String,
@@ -58,6 +74,11 @@ pub struct Graph {
     pub memories: Vec<Memory>,
     pub channels: Vec<Channel>,
     pub ports: Vec<MemoryPort>,
+    /// Per node, when read from a dfg.graph (else empty).
+    pub bindings: Vec<Binding>,
+    /// Per channel, its position among the dfg.graph's channel ops (to write
+    /// depths back); empty when not read from a dfg.graph.
+    pub channel_ops: Vec<usize>,
 }
 
 fn key(v: Value) -> usize {
@@ -163,6 +184,7 @@ pub fn from_dfg(module: &Module) -> Result<Graph, String> {
         let (w, r) = (op.result(0).map_err(|e| e.to_string())?, op.result(1).map_err(|e| e.to_string())?);
         write_end.insert(key(w.into()), index);
         read_end.insert(key(r.into()), index);
+        g.channel_ops.push(index);
         g.channels.push(Channel { name, from: None, to: None, elem, depth, lanes });
     }
     let mut seen = HashMap::new();
@@ -178,6 +200,7 @@ pub fn from_dfg(module: &Module) -> Result<Graph, String> {
         let process = callee(&op);
         let node = g.nodes.len();
         let (mut lanes_in, mut lanes_out) = (None, None);
+        let mut operands = Vec::new();
         for v in op.operands() {
             let k = key(v);
             let t = v.r#type().to_string();
@@ -185,13 +208,19 @@ pub fn from_dfg(module: &Module) -> Result<Graph, String> {
                 g.channels[c].from = Some(node);
                 produced.push(c);
                 lanes_out = lanes_out.max(Some(port_lanes(&t)));
+                operands.push(Operand::Channel(c));
             } else if let Some(&c) = read_end.get(&k) {
                 g.channels[c].to = Some(node);
                 lanes_in = lanes_in.max(Some(port_lanes(&t)));
+                operands.push(Operand::Channel(c));
             } else if let Some(&m) = memory_of.get(&k) {
                 g.ports.push(MemoryPort { memory: m, node });
+                operands.push(Operand::Memory(m));
+            } else {
+                operands.push(Operand::Other);
             }
         }
+        g.bindings.push(Binding { process: process.clone(), operands });
         let kind = processes
             .get(&process)
             .and_then(|p| p.attribute("kind").ok())
@@ -239,6 +268,10 @@ impl Graph {
         }
         let mut nodes: Vec<Option<Node>> = std::mem::take(&mut self.nodes).into_iter().map(Some).collect();
         self.nodes = order.iter().filter_map(|&old| nodes[old].take()).collect();
+        if self.bindings.len() == n {
+            let mut bindings: Vec<Option<Binding>> = std::mem::take(&mut self.bindings).into_iter().map(Some).collect();
+            self.bindings = order.iter().filter_map(|&old| bindings[old].take()).collect();
+        }
         for c in &mut self.channels {
             c.from = c.from.map(|i| new_index[i]);
             c.to = c.to.map(|i| new_index[i]);
@@ -247,8 +280,25 @@ impl Graph {
             p.node = new_index[p.node];
         }
         self.ports.sort_by_key(|p| (p.node, p.memory));
-        // Channels by producer, then consumer (a missing end last).
-        self.channels.sort_by_key(|c| (c.from.unwrap_or(n), c.to.unwrap_or(n)));
+        // Channels by producer, then consumer (a missing end last); the
+        // parallel vectors follow.
+        let mut by_end: Vec<usize> = (0..self.channels.len()).collect();
+        by_end.sort_by_key(|&i| (self.channels[i].from.unwrap_or(n), self.channels[i].to.unwrap_or(n)));
+        let mut new_channel = vec![0; by_end.len()];
+        for (new, &old) in by_end.iter().enumerate() {
+            new_channel[old] = new;
+        }
+        self.channels = by_end.iter().map(|&old| self.channels[old].clone()).collect();
+        if self.channel_ops.len() == by_end.len() {
+            self.channel_ops = by_end.iter().map(|&old| self.channel_ops[old]).collect();
+        }
+        for b in &mut self.bindings {
+            for o in &mut b.operands {
+                if let Operand::Channel(c) = o {
+                    *c = new_channel[*c];
+                }
+            }
+        }
     }
 }
 
@@ -430,5 +480,9 @@ mod tests {
         assert_eq!((g.channels[1].name.as_str(), g.channels[1].from, g.channels[1].to), ("act", Some(1), Some(2)));
         assert_eq!(g.memories[1], Memory { name: "out0".into(), ty: "memref<4xi8>".into(), input: Some(false) });
         assert_eq!(g.ports, vec![MemoryPort { memory: 0, node: 0 }, MemoryPort { memory: 1, node: 2 }]);
+        // The instantiations follow the sorted nodes and channels.
+        assert_eq!(g.bindings[0], Binding { process: "load".into(), operands: vec![Operand::Memory(0), Operand::Channel(0)] });
+        assert_eq!(g.bindings[2], Binding { process: "store".into(), operands: vec![Operand::Channel(1), Operand::Memory(1)] });
+        assert_eq!(g.channel_ops, vec![0, 1]);
     }
 }

@@ -8,6 +8,7 @@ use super::graph::Graph;
 use super::json::Json;
 use crate::board::Target;
 use crate::dse::{Estimate, NodeEstimate};
+use crate::sim::Summary;
 use std::fmt::Write as _;
 
 /// How the DSE ran, when it did.
@@ -29,6 +30,8 @@ pub struct Solve {
 pub struct Figures {
     pub estimate: Option<Estimate>,
     pub solve: Option<Solve>,
+    /// The cycle-level simulation of the design as written (rust/sim).
+    pub simulation: Option<Summary>,
 }
 
 impl Figures {
@@ -43,6 +46,78 @@ fn node_name(g: &Graph, index: Option<usize>) -> Json {
 
 fn int(v: Option<i64>) -> Json {
     v.map(Json::Int).unwrap_or(Json::Null)
+}
+
+fn uint(v: u64) -> Json {
+    Json::opt_int(Some(v))
+}
+
+/// The `simulation` section: status, per-process stalls, the deadlock, the
+/// FIFO minimisation against the DSE's depths.
+fn simulation_json(s: Option<&Summary>) -> Json {
+    let Some(s) = s else {
+        return Json::object([("status", Json::str("not run"))]);
+    };
+    let processes = s
+        .processes
+        .iter()
+        .map(|p| {
+            Json::object([
+                ("name", Json::str(&p.name)),
+                ("finish", uint(p.finish)),
+                ("busy", uint(p.busy)),
+                ("starved", uint(p.starved)),
+                ("blocked", uint(p.blocked)),
+            ])
+        })
+        .collect();
+    let deadlock = match &s.deadlock {
+        None => Json::Null,
+        Some(d) => Json::object([
+            ("cycle", uint(d.cycle)),
+            (
+                "waiting",
+                Json::Array(
+                    d.waiting
+                        .iter()
+                        .map(|w| {
+                            Json::object([
+                                ("process", Json::str(&w.process)),
+                                ("channel", Json::str(&w.channel)),
+                                ("waits_for", Json::str(w.waits_for)),
+                                ("fill", uint(w.fill)),
+                                ("depth", Json::opt_int(w.depth)),
+                            ])
+                        })
+                        .collect(),
+                ),
+            ),
+            ("cycle_of", Json::Array(d.cycle_of.iter().map(|n| Json::str(n)).collect())),
+        ]),
+    };
+    let minimization = match &s.minimize {
+        None => Json::Null,
+        Some(m) => Json::object([
+            ("unbounded_cycles", uint(m.unbounded_cycles)),
+            ("bound", uint(m.bound)),
+            ("simulations", uint(m.simulations as u64)),
+            ("bits_before", uint(m.bits_before)),
+            ("bits_after", uint(m.bits_after)),
+            ("saved_bits", Json::Int(m.bits_before as i64 - m.bits_after as i64)),
+            ("bram18k_before", uint(m.bram18k_before)),
+            ("bram18k_after", uint(m.bram18k_after)),
+            ("saved_bram18k", Json::Int(m.bram18k_before as i64 - m.bram18k_after as i64)),
+        ]),
+    };
+    Json::object([
+        ("status", Json::str(s.status())),
+        ("cycles", uint(s.cycles)),
+        ("dse_depth_cycles", uint(s.dse_depth_cycles)),
+        ("seconds", Json::Float(s.seconds)),
+        ("processes", Json::Array(processes)),
+        ("deadlock", deadlock),
+        ("fifo_minimization", minimization),
+    ])
 }
 
 pub fn json(top: &str, target: &Target, g: &Graph, f: &Figures) -> Json {
@@ -84,6 +159,7 @@ pub fn json(top: &str, target: &Target, g: &Graph, f: &Figures) -> Json {
         .channels
         .iter()
         .map(|c| {
+            let sim = f.simulation.as_ref().and_then(|s| s.channel(&c.name));
             Json::object([
                 ("name", Json::str(&c.name)),
                 ("from", node_name(g, c.from)),
@@ -91,7 +167,9 @@ pub fn json(top: &str, target: &Target, g: &Graph, f: &Figures) -> Json {
                 ("depth", Json::opt_int(c.depth)),
                 ("lanes", Json::opt_int(Some(c.lanes))),
                 ("elem", Json::str(&c.elem)),
-                ("peak", Json::Null),
+                ("peak", Json::opt_int(sim.map(|s| s.peak))),
+                // The DSE's depth, before FIFO minimisation.
+                ("dse_depth", Json::opt_int(sim.and_then(|s| s.dse_depth).or(c.depth))),
             ])
         })
         .collect();
@@ -101,7 +179,7 @@ pub fn json(top: &str, target: &Target, g: &Graph, f: &Figures) -> Json {
         ("cycles", int(e.map(|e| e.dataflow))),
         ("dsp", int(e.map(|e| e.dsp))),
         ("bram18k", int(e.map(|e| e.bram18k))),
-        ("simulated_cycles", Json::Null),
+        ("simulated_cycles", Json::opt_int(f.simulation.as_ref().map(|s| s.cycles))),
         // The paper's Eq. (1) objective and the FIFOs' share of bram18k.
         ("sum_cycles", int(e.map(|e| e.sum))),
         ("fifo_bram18k", int(e.map(|e| e.fifo_bram18k))),
@@ -131,6 +209,7 @@ pub fn json(top: &str, target: &Target, g: &Graph, f: &Figures) -> Json {
         ("nodes", Json::Array(nodes)),
         ("channels", Json::Array(channels)),
         ("dse", dse),
+        ("simulation", simulation_json(f.simulation.as_ref())),
     ])
 }
 
@@ -191,9 +270,61 @@ pub fn markdown(top: &str, target: &Target, g: &Graph, f: &Figures) -> String {
     out.push_str("\n## Channels\n\n| name | from | to | elem | depth | lanes | peak |\n|---|---|---|---|---|---|---|\n");
     let name = |i: Option<usize>| or_dash(i.and_then(|i| g.nodes.get(i)).map(|n| n.name.as_str()));
     for c in &g.channels {
-        let _ = writeln!(out, "| {} | {} | {} | {} | {} | {} | - |", c.name, name(c.from), name(c.to), c.elem, or_dash(c.depth), c.lanes);
+        let sim = f.simulation.as_ref().and_then(|s| s.channel(&c.name));
+        // A minimised depth shows the DSE's next to it.
+        let depth = match sim.and_then(|s| s.dse_depth) {
+            Some(d) if Some(d) != c.depth => format!("{} (DSE {d})", or_dash(c.depth)),
+            _ => or_dash(c.depth),
+        };
+        let _ = writeln!(out, "| {} | {} | {} | {} | {} | {} | {} |", c.name, name(c.from), name(c.to), c.elem, depth, c.lanes, or_dash(sim.map(|s| s.peak)));
+    }
+    if let Some(s) = &f.simulation {
+        simulation_markdown(&mut out, s, f);
     }
     out
+}
+
+/// The simulation next to the model: cycles of the whole design and per process.
+fn simulation_markdown(out: &mut String, s: &Summary, f: &Figures) {
+    let model = f.estimate.as_ref().map(|e| e.dataflow);
+    let _ = writeln!(out, "\n## Simulation\n");
+    let _ = writeln!(
+        out,
+        "Cycle-level simulation ({:.3} s): **{}**, {} cycles simulated, {} by the model.",
+        s.seconds,
+        s.status(),
+        s.cycles,
+        or_dash(model)
+    );
+    if let Some(m) = &s.minimize {
+        let _ = writeln!(
+            out,
+            "\nFIFO minimisation: {} cycles with the DSE's depths, {} with unbounded FIFOs, {} with the least depths within {}% \
+             ({} simulations); FIFO storage {} -> {} bits, {} -> {} BRAM18K.",
+            s.dse_depth_cycles,
+            m.unbounded_cycles,
+            s.cycles,
+            crate::sim::minimize::SLACK_PERCENT,
+            m.simulations,
+            m.bits_before,
+            m.bits_after,
+            m.bram18k_before,
+            m.bram18k_after
+        );
+    }
+    out.push_str("\n| process | model cycles | simulated finish | busy | input-starved | output-blocked |\n|---|---|---|---|---|---|\n");
+    for p in &s.processes {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            p.name,
+            or_dash(f.node(&p.name).map(|n| n.cycles)),
+            p.finish,
+            p.busy,
+            p.starved,
+            p.blocked
+        );
+    }
 }
 
 #[cfg(test)]
@@ -265,6 +396,7 @@ mod tests {
                 nodes: vec![node("conv", 990), node("conv_1", 910)],
                 baseline: crate::dse::Baseline { cycles: 50000, dsp: 2, bram18k: 9 },
             }),
+            simulation: None,
             solve: Some(Solve { status: "optimal".into(), objective: "dataflow".into(), seconds: 0.5, ilp_seconds: 0.25, candidates: 7 }),
         };
         let target = Target::new(by_name("kv260").expect("board"), None, None, 200.0);

@@ -11,7 +11,7 @@
 // The C++ and a C simulation against the reference relu (store index (i, j)
 // gets max(x[i][j], 0), so any reordering of the lanes would show).
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: ming-opt %s --hls %t/out
+// RUN: ming-opt %s --hls %t/out --no-fifo-minimize
 // RUN: FileCheck %s --check-prefix=CPP < %t/out/lanes.cpp
 // RUN: python3 -c "import sys; d = bytes((i * 53 + 7) & 255 for i in range(16)); open(sys.argv[1] + '/in0.bin', 'wb').write(d); open(sys.argv[1] + '/ref0.bin', 'wb').write(bytes(b if b < 128 else 0 for b in d))" %t/out/data
 // RUN: make -C %t/out csim CXXFLAGS_EXTRA=-Werror 2>&1 | FileCheck %s --check-prefix=CSIM

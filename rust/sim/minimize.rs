@@ -1,0 +1,122 @@
+//! FIFO minimisation (issue 6, item 3): every channel shrunk to the least
+//! depth that keeps the simulated cycles within 1% of a run with unbounded
+//! FIFOs. The unbounded run's peak occupancy is a depth that changes nothing
+//! (a FIFO never blocks below its peak), so the search starts there; then a
+//! binary search per channel, the widest channels (most bits per word)
+//! first, each search keeping the depths already found. Every accepted
+//! depth is checked by a simulation of the whole design with the depths so
+//! far, so the final set is one that was simulated.
+use super::engine::{simulate, Design, Outcome};
+
+/// Slack over the unbounded run, in parts per hundred.
+pub const SLACK_PERCENT: u64 = 1;
+
+#[derive(Debug, Clone)]
+pub struct Minimized {
+    pub unbounded: Outcome,
+    /// The cycle bound the depths keep (unbounded cycles + 1%).
+    pub bound: u64,
+    pub depths: Vec<u64>,
+    /// The design with `depths`.
+    pub outcome: Outcome,
+    pub simulations: usize,
+}
+
+/// Why minimisation cannot run: even unbounded FIFOs deadlock (a process
+/// waits for elements that are never produced).
+#[derive(Debug, Clone)]
+pub struct Starved(pub Outcome);
+
+/// Least depths for `design`; `bits[c]` (bits per word of channel c) orders
+/// the search, widest first.
+pub fn minimize(design: &Design, bits: &[u64]) -> Result<Minimized, Starved> {
+    let mut d = design.clone();
+    for c in &mut d.channels {
+        c.depth = None;
+    }
+    let unbounded = simulate(&d);
+    if unbounded.deadlock.is_some() {
+        return Err(Starved(unbounded));
+    }
+    let bound = unbounded.cycles + unbounded.cycles * SLACK_PERCENT / 100;
+    let mut depths: Vec<u64> = unbounded.channels.iter().map(|c| c.peak.max(1)).collect();
+    for (c, spec) in d.channels.iter_mut().enumerate() {
+        spec.depth = Some(depths[c]);
+    }
+    let mut simulations = 1;
+    let mut order: Vec<usize> = (0..depths.len()).collect();
+    order.sort_by_key(|&c| std::cmp::Reverse(bits.get(c).copied().unwrap_or(0) * depths[c]));
+    let ok = |o: &Outcome| o.deadlock.is_none() && o.cycles <= bound;
+    for c in order {
+        let (mut lo, mut hi) = (1, depths[c]);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            d.channels[c].depth = Some(mid);
+            let o = simulate(&d);
+            simulations += 1;
+            if ok(&o) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        depths[c] = hi;
+        d.channels[c].depth = Some(hi);
+    }
+    // The accepted runs each had the depths of their time; one last run gives
+    // the figures of the final set.
+    let outcome = simulate(&d);
+    simulations += 1;
+    Ok(Minimized { unbounded, bound, depths, outcome, simulations })
+}
+
+/// BRAM18K of a FIFO as the cost model counts it (docs/cost-model.md,
+/// cost::channelBram18k): per lane, SRL/LUTRAM while depth <= 2 or
+/// depth x bits <= 1024, else the best RAMB18E2 shape; times lanes.
+pub fn fifo_bram18k(lanes: u64, depth: u64, bits: u64) -> u64 {
+    if depth <= 2 || depth * bits <= 1024 {
+        return 0;
+    }
+    lanes * bram18k_blocks(depth, bits)
+}
+
+/// RAMB18E2 blocks for `words` x `width` bits (UG573 shapes; 512x36 in
+/// simple dual-port mode).
+pub fn bram18k_blocks(words: u64, width: u64) -> u64 {
+    if words == 0 || width == 0 {
+        return 0;
+    }
+    const SHAPES: [(u64, u64); 6] = [(16384, 1), (8192, 2), (4096, 4), (2048, 9), (1024, 18), (512, 36)];
+    SHAPES.iter().map(|&(d, w)| width.div_ceil(w) * words.div_ceil(d)).min().unwrap_or(0)
+}
+
+/// Bits of an element type as MLIR prints it (`i8`, `f32`, `bf16`, `index`).
+pub fn element_bits(elem: &str) -> Option<u64> {
+    match elem {
+        "f16" | "bf16" => Some(16),
+        "f32" => Some(32),
+        "f64" => Some(64),
+        "index" => Some(64),
+        _ => elem.strip_prefix('i').or_else(|| elem.strip_prefix("ui")).or_else(|| elem.strip_prefix("si")).and_then(|n| n.parse().ok()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bram_rule_matches_the_cost_model() {
+        // docs/cost-model.md: the residual skip FIFO f32 x 2185 -> 5 BRAM18K.
+        assert_eq!(fifo_bram18k(1, 2185, 32), 5);
+        assert_eq!(fifo_bram18k(4, 2, 64), 0);
+        assert_eq!(fifo_bram18k(1, 128, 8), 0);
+        assert_eq!(fifo_bram18k(2, 129, 8), 2);
+        assert_eq!(bram18k_blocks(678, 8), 1);
+        assert_eq!(bram18k_blocks(2048, 16), 2);
+        assert_eq!(bram18k_blocks(16384, 8), 8);
+        assert_eq!(element_bits("i8"), Some(8));
+        assert_eq!(element_bits("f32"), Some(32));
+        assert_eq!(element_bits("vector<4xf32>"), None);
+    }
+}

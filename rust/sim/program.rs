@@ -1,0 +1,737 @@
+//! A process as the simulator runs it: the loop tree read from the IR
+//! (`Body`, built by `ir.rs`) is unfolded once into a compact list of
+//! pipeline slots (`Program`), run-length encoded so that a 224x224 layer
+//! is a few hundred runs, not a million slots.
+//!
+//! Timing rules (docs/simulator.md):
+//! - a pipelined loop issues one slot every II cycles; a slot is `unroll`
+//!   consecutive iterations with every loop inside fully unrolled, spread
+//!   over its II: iteration u of the slot starts at issue + floor(u * II /
+//!   unroll) and pulls then; the slot's pushes happen at its last stage,
+//!   issue + depth - 1, each iteration's as many cycles earlier as it
+//!   started later (so that the first results leave early), and the slot
+//!   completes at issue + depth;
+//! - loops marked `ming.dse.flattened` around a pipeline continue it: the
+//!   first slot of the next outer iteration follows the last one by II;
+//! - any other sequence of pipelines drains: the next pipeline starts `depth`
+//!   cycles after the last issue of the previous one, plus one cycle per
+//!   iteration of a sequential loop around it (the cost model's `+1`);
+//! - a sequential loop without loops inside runs one iteration per cycle
+//!   (one slot of depth 1 each), as does I/O outside any loop.
+use std::fmt;
+
+/// What a process argument is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Port {
+    In { lanes: u32 },
+    Out { lanes: u32 },
+    /// External memory (load and store nodes) or anything else.
+    Other,
+}
+
+/// Index arithmetic over induction variables, as a DAG in `Body::exprs`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    Const(i64),
+    /// The induction variable with this number (`Body::vars`).
+    Var(usize),
+    Bin(BinOp, usize, usize),
+    Select(usize, usize, usize),
+    /// A value the simulator cannot know (pulled data, a load, an iter_arg, ...).
+    Unknown(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    DivS,
+    DivU,
+    RemS,
+    RemU,
+    FloorDivS,
+    CeilDivS,
+    MinS,
+    MaxS,
+    MinU,
+    MaxU,
+    And,
+    Or,
+    Xor,
+    Shl,
+    ShrS,
+    ShrU,
+    /// `arith.cmpi` with its predicate.
+    Cmp(CmpPred),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CmpPred {
+    Eq,
+    Ne,
+    Slt,
+    Sle,
+    Sgt,
+    Sge,
+    Ult,
+    Ule,
+    Ugt,
+    Uge,
+}
+
+impl CmpPred {
+    /// The `predicate` attribute of arith.cmpi (arith::CmpIPredicate order).
+    pub fn from_code(code: i64) -> Option<CmpPred> {
+        use CmpPred::*;
+        [Eq, Ne, Slt, Sle, Sgt, Sge, Ult, Ule, Ugt, Uge].get(usize::try_from(code).ok()?).copied()
+    }
+}
+
+/// How a loop runs in hardware (from the DSE's attributes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timing {
+    Pipelined { ii: u64, depth: u64, unroll: u64 },
+    /// Flattened with the pipeline inside (no drain between its iterations).
+    Flattened,
+    Sequential { unroll: u64 },
+    /// Inside a pipeline: fully unrolled, no time of its own.
+    Unrolled,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stmt {
+    Loop(Loop),
+    If { cond: usize, then: Vec<Stmt>, otherwise: Vec<Stmt> },
+    Pull(u32),
+    Push(u32),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loop {
+    /// Number of the loop in pre-order (also names it in messages: L<id>).
+    pub id: usize,
+    pub var: usize,
+    pub lb: usize,
+    pub ub: usize,
+    pub step: usize,
+    pub timing: Timing,
+    pub body: Vec<Stmt>,
+}
+
+/// A process body as read from the IR.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Body {
+    pub process: String,
+    pub ports: Vec<Port>,
+    pub exprs: Vec<Expr>,
+    pub vars: usize,
+    pub stmts: Vec<Stmt>,
+}
+
+/// Why a process cannot be simulated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProgramError {
+    /// An `scf.if` condition or a loop bound depends on data.
+    DataDependentControl { process: String, what: String },
+    /// Something in the body the simulator does not model.
+    Unsupported { process: String, what: String },
+}
+
+impl fmt::Display for ProgramError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            ProgramError::DataDependentControl { process, what } => {
+                write!(f, "process '{process}' has data-dependent control ({what}): the simulator needs conditions and bounds of induction variables and constants")
+            }
+            ProgramError::Unsupported { process, what } => write!(f, "process '{process}': {what}"),
+        }
+    }
+}
+
+impl std::error::Error for ProgramError {}
+
+/// Elements one iteration pulls and pushes, by port: (port, elements).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Io {
+    pub pulls: Vec<(u32, u32)>,
+    pub pushes: Vec<(u32, u32)>,
+}
+
+impl Io {
+    pub fn is_empty(&self) -> bool {
+        self.pulls.is_empty() && self.pushes.is_empty()
+    }
+}
+
+/// A run of `count` identical slots: the first issues `first_delay` cycles
+/// after the previous slot of the process (after cycle 0 for the very
+/// first), the others `delay` cycles after their predecessor. A slot's
+/// iterations `iters` start `floor(u * ii / spread)` cycles after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run {
+    pub count: u64,
+    pub first_delay: u64,
+    pub delay: u64,
+    pub depth: u64,
+    pub ii: u64,
+    /// Iterations a full slot spreads over its II (the unroll factor).
+    pub spread: u64,
+    pub iters: Vec<Io>,
+}
+
+impl Run {
+    pub fn has_io(&self) -> bool {
+        self.iters.iter().any(|i| !i.is_empty())
+    }
+
+    /// Elements per slot, summed over its iterations.
+    pub fn pulls(&self) -> Vec<(u32, u32)> {
+        sum(self.iters.iter().map(|i| &i.pulls))
+    }
+
+    pub fn pushes(&self) -> Vec<(u32, u32)> {
+        sum(self.iters.iter().map(|i| &i.pushes))
+    }
+
+    /// Cycles from the slot's issue to the start of iteration u.
+    pub fn offset(&self, u: usize) -> u64 {
+        u as u64 * self.ii / self.spread.max(1)
+    }
+
+    /// Cycles from an iteration's start to its pushes: the slot's last
+    /// iteration pushes at the slot's last stage (issue + depth - 1), the
+    /// others as many cycles earlier as they started.
+    pub fn push_latency(&self) -> u64 {
+        let last = self.offset(self.iters.len().saturating_sub(1));
+        self.depth.saturating_sub(1 + last)
+    }
+}
+
+fn sum<'a>(lists: impl Iterator<Item = &'a Vec<(u32, u32)>>) -> Vec<(u32, u32)> {
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for l in lists {
+        for &(p, n) in l {
+            match out.iter_mut().find(|(q, _)| *q == p) {
+                Some((_, m)) => *m += n,
+                None => out.push((p, n)),
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The timing of slots pushed together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pace {
+    pub first_delay: u64,
+    pub delay: u64,
+    pub depth: u64,
+    pub ii: u64,
+    pub spread: u64,
+}
+
+/// A process ready to simulate.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Program {
+    pub process: String,
+    pub ports: Vec<Port>,
+    pub runs: Vec<Run>,
+}
+
+impl Program {
+    pub fn new(process: &str, ports: Vec<Port>) -> Self {
+        Program { process: process.to_string(), ports, runs: Vec::new() }
+    }
+
+    /// Appends `count` slots of iterations `iters`, merging with the last run
+    /// when they continue it.
+    pub fn push(&mut self, count: u64, pace: Pace, iters: &[Io]) {
+        if count == 0 {
+            return;
+        }
+        let Pace { first_delay, delay, depth, ii, spread } = pace;
+        if let Some(last) = self.runs.last_mut() {
+            let same = last.depth == depth && last.ii == ii && last.spread == spread && last.iters == iters;
+            if same && first_delay == last.delay && (count == 1 || delay == last.delay) {
+                last.count += count;
+                return;
+            }
+            if same && last.count == 1 && first_delay == delay {
+                // A lone slot followed by a run of its kind: one run.
+                last.count += count;
+                last.delay = delay;
+                return;
+            }
+        }
+        let delay = if count == 1 { first_delay } else { delay };
+        self.runs.push(Run { count, first_delay, delay, depth, ii, spread, iters: iters.to_vec() });
+    }
+
+    pub fn slots(&self) -> u64 {
+        self.runs.iter().map(|r| r.count).sum()
+    }
+
+    /// Cycles of the process alone, never stalled: the last slot's completion.
+    pub fn cycles_alone(&self) -> u64 {
+        let mut issue = 0u64;
+        let mut end = 0;
+        for r in &self.runs {
+            issue += r.first_delay;
+            issue += r.delay * (r.count - 1);
+            end = issue + r.depth;
+        }
+        end
+    }
+}
+
+/// Evaluates index arithmetic; None on division by zero or an unknown value.
+pub fn eval(exprs: &[Expr], e: usize, env: &[i64]) -> Option<i64> {
+    use BinOp::*;
+    Some(match &exprs[e] {
+        Expr::Const(c) => *c,
+        Expr::Var(v) => env[*v],
+        Expr::Unknown(_) => return None,
+        Expr::Select(c, a, b) => {
+            if eval(exprs, *c, env)? != 0 {
+                eval(exprs, *a, env)?
+            } else {
+                eval(exprs, *b, env)?
+            }
+        }
+        Expr::Bin(op, a, b) => {
+            let (x, y) = (eval(exprs, *a, env)?, eval(exprs, *b, env)?);
+            let (ux, uy) = (x as u64, y as u64);
+            match op {
+                Add => x.wrapping_add(y),
+                Sub => x.wrapping_sub(y),
+                Mul => x.wrapping_mul(y),
+                DivS => x.checked_div(y)?,
+                DivU => ux.checked_div(uy)? as i64,
+                RemS => x.checked_rem(y)?,
+                RemU => ux.checked_rem(uy)? as i64,
+                FloorDivS => {
+                    let q = x.checked_div(y)?;
+                    if (x % y != 0) && ((x < 0) != (y < 0)) {
+                        q - 1
+                    } else {
+                        q
+                    }
+                }
+                CeilDivS => {
+                    let q = x.checked_div(y)?;
+                    if (x % y != 0) && ((x < 0) == (y < 0)) {
+                        q + 1
+                    } else {
+                        q
+                    }
+                }
+                MinS => x.min(y),
+                MaxS => x.max(y),
+                MinU => ux.min(uy) as i64,
+                MaxU => ux.max(uy) as i64,
+                And => x & y,
+                Or => x | y,
+                Xor => x ^ y,
+                Shl => x.checked_shl(u32::try_from(y).ok()?)?,
+                ShrS => x.checked_shr(u32::try_from(y).ok()?)?,
+                ShrU => ux.checked_shr(u32::try_from(y).ok()?)? as i64,
+                Cmp(p) => {
+                    let r = match p {
+                        CmpPred::Eq => x == y,
+                        CmpPred::Ne => x != y,
+                        CmpPred::Slt => x < y,
+                        CmpPred::Sle => x <= y,
+                        CmpPred::Sgt => x > y,
+                        CmpPred::Sge => x >= y,
+                        CmpPred::Ult => ux < uy,
+                        CmpPred::Ule => ux <= uy,
+                        CmpPred::Ugt => ux > uy,
+                        CmpPred::Uge => ux >= uy,
+                    };
+                    r as i64
+                }
+            }
+        }
+    })
+}
+
+/// The first unknown leaf under `e`, if any (checked once per condition or
+/// bound, so that evaluation never meets one).
+pub fn unknown_leaf(exprs: &[Expr], e: usize) -> Option<&str> {
+    match &exprs[e] {
+        Expr::Const(_) | Expr::Var(_) => None,
+        Expr::Unknown(what) => Some(what),
+        Expr::Bin(_, a, b) => unknown_leaf(exprs, *a).or_else(|| unknown_leaf(exprs, *b)),
+        Expr::Select(c, a, b) => unknown_leaf(exprs, *c).or_else(|| unknown_leaf(exprs, *a)).or_else(|| unknown_leaf(exprs, *b)),
+    }
+}
+
+/// Walks a body once, checking that control depends only on induction
+/// variables, and unfolds it into slots.
+struct Unfold<'b> {
+    body: &'b Body,
+    env: Vec<i64>,
+    program: Program,
+    /// Delay of the next slot after the previous one.
+    pending: u64,
+    /// The pipelined loop of the previous slot when only flattening lies
+    /// between it and the next one.
+    last_pipeline: Option<usize>,
+    counts: Vec<u32>,
+}
+
+fn has_if(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::If { .. } => true,
+        Stmt::Loop(l) => has_if(&l.body),
+        _ => false,
+    })
+}
+
+fn has_loop(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Loop(_) => true,
+        Stmt::If { then, otherwise, .. } => has_loop(then) || has_loop(otherwise),
+        _ => false,
+    })
+}
+
+impl<'b> Unfold<'b> {
+    fn error(&self, what: String) -> ProgramError {
+        ProgramError::DataDependentControl { process: self.body.process.clone(), what }
+    }
+
+    fn value(&self, e: usize, what: &str) -> Result<i64, ProgramError> {
+        if let Some(leaf) = unknown_leaf(&self.body.exprs, e) {
+            return Err(self.error(format!("{what} depends on {leaf}")));
+        }
+        eval(&self.body.exprs, e, &self.env)
+            .ok_or_else(|| ProgramError::Unsupported { process: self.body.process.clone(), what: format!("{what}: division by zero or a shift out of range") })
+    }
+
+    /// The induction variable values of `l`.
+    fn range(&self, l: &Loop) -> Result<(i64, i64, i64), ProgramError> {
+        let lb = self.value(l.lb, &format!("the lower bound of loop L{}", l.id))?;
+        let ub = self.value(l.ub, &format!("the upper bound of loop L{}", l.id))?;
+        let step = self.value(l.step, &format!("the step of loop L{}", l.id))?;
+        if step <= 0 {
+            return Err(ProgramError::Unsupported { process: self.body.process.clone(), what: format!("loop L{} has step {step}", l.id) });
+        }
+        Ok((lb, ub, step))
+    }
+
+    fn trip(lb: i64, ub: i64, step: i64) -> u64 {
+        if ub <= lb {
+            0
+        } else {
+            ((ub - lb + step - 1) / step) as u64
+        }
+    }
+
+    /// Adds the pulls and pushes of `stmts` (one execution, every loop unrolled) to `counts`.
+    fn count(&mut self, stmts: &[Stmt]) -> Result<(), ProgramError> {
+        for s in stmts {
+            match s {
+                Stmt::Pull(p) | Stmt::Push(p) => self.counts[*p as usize] += 1,
+                Stmt::If { cond, then, otherwise } => {
+                    let taken = self.value(*cond, "an scf.if condition")? != 0;
+                    self.count(if taken { then } else { otherwise })?;
+                }
+                Stmt::Loop(l) => {
+                    let (lb, ub, step) = self.range(l)?;
+                    let mut i = lb;
+                    while i < ub {
+                        self.env[l.var] = i;
+                        self.count(&l.body)?;
+                        i += step;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The non-zero counts as one iteration's I/O, then reset.
+    fn take_io(&mut self) -> Io {
+        let (pulls, pushes) = self.take_counts();
+        Io { pulls, pushes }
+    }
+
+    /// The non-zero counts as (port, n) for pulls and pushes, then reset.
+    fn take_counts(&mut self) -> (Vec<(u32, u32)>, Vec<(u32, u32)>) {
+        let (mut pulls, mut pushes) = (Vec::new(), Vec::new());
+        for (p, n) in self.counts.iter_mut().enumerate() {
+            if *n > 0 {
+                match self.body.ports.get(p) {
+                    Some(Port::Out { .. }) => pushes.push((p as u32, *n)),
+                    _ => pulls.push((p as u32, *n)),
+                }
+                *n = 0;
+            }
+        }
+        (pulls, pushes)
+    }
+
+    /// Delay of a pipeline's first slot: II when it continues the previous
+    /// slot's pipeline (flattening), else the drain of whatever came before.
+    fn slot_delay(&mut self, continuing: bool, ii: u64) -> u64 {
+        if continuing {
+            ii
+        } else {
+            self.pending
+        }
+    }
+
+    fn pipeline(&mut self, l: &Loop, ii: u64, depth: u64, unroll: u64) -> Result<(), ProgramError> {
+        let (lb, ub, step) = self.range(l)?;
+        let trip = Self::trip(lb, ub, step);
+        let unroll = if unroll == 0 { trip.max(1) } else { unroll };
+        let ii = ii.max(1);
+        let depth = depth.max(1);
+        if trip == 0 {
+            return Ok(());
+        }
+        let continuing = self.last_pipeline == Some(l.id);
+        // Without conditions every iteration moves the same elements: count one
+        // iteration and emit whole runs (the common, fast case).
+        if !has_if(&l.body) && self.bounds_constant(&l.body) {
+            self.env[l.var] = lb;
+            self.count(&l.body)?;
+            let io = self.take_io();
+            let full = trip / unroll;
+            let rest = trip % unroll;
+            let first = self.slot_delay(continuing, ii);
+            let pace = Pace { first_delay: first, delay: ii, depth, ii, spread: unroll };
+            if full > 0 {
+                self.program.push(full, pace, &vec![io.clone(); unroll as usize]);
+            }
+            if rest > 0 {
+                let d = if full > 0 { ii } else { first };
+                self.program.push(1, Pace { first_delay: d, ..pace }, &vec![io; rest as usize]);
+            }
+        } else {
+            let mut i = lb;
+            let mut first = true;
+            let mut iters = Vec::with_capacity(unroll as usize);
+            while i < ub {
+                iters.clear();
+                for _ in 0..unroll {
+                    if i >= ub {
+                        break;
+                    }
+                    self.env[l.var] = i;
+                    self.count(&l.body)?;
+                    iters.push(self.take_io());
+                    i += step;
+                }
+                let d = if first { self.slot_delay(continuing, ii) } else { ii };
+                first = false;
+                self.program.push(1, Pace { first_delay: d, delay: ii, depth, ii, spread: unroll }, &iters);
+            }
+        }
+        self.pending = depth;
+        self.last_pipeline = Some(l.id);
+        Ok(())
+    }
+
+    /// Whether every loop bound under `stmts` is a constant (no IV inside).
+    fn bounds_constant(&self, stmts: &[Stmt]) -> bool {
+        stmts.iter().all(|s| match s {
+            Stmt::Loop(l) => {
+                [l.lb, l.ub, l.step].iter().all(|&e| !depends_on_var(&self.body.exprs, e)) && self.bounds_constant(&l.body)
+            }
+            _ => true,
+        })
+    }
+
+    /// One slot of depth 1 for I/O outside pipelines (sequential code).
+    fn straight(&mut self, stmts: &[Stmt]) -> Result<(), ProgramError> {
+        self.count(stmts)?;
+        let io = self.take_io();
+        if io.is_empty() {
+            return Ok(());
+        }
+        let d = self.slot_delay(false, 1);
+        self.program.push(1, Pace { first_delay: d, delay: 1, depth: 1, ii: 1, spread: 1 }, &[io]);
+        self.pending = 1;
+        self.last_pipeline = None;
+        Ok(())
+    }
+
+    fn seq(&mut self, stmts: &[Stmt]) -> Result<(), ProgramError> {
+        let mut straight: Vec<Stmt> = Vec::new();
+        for s in stmts {
+            match s {
+                Stmt::Pull(_) | Stmt::Push(_) => straight.push(s.clone()),
+                Stmt::If { cond, then, otherwise } => {
+                    if !has_loop(then) && !has_loop(otherwise) {
+                        straight.push(s.clone());
+                        continue;
+                    }
+                    self.straight(&std::mem::take(&mut straight))?;
+                    let taken = self.value(*cond, "an scf.if condition")? != 0;
+                    self.seq(if taken { then } else { otherwise })?;
+                }
+                Stmt::Loop(l) => {
+                    self.straight(&std::mem::take(&mut straight))?;
+                    self.run_loop(l)?;
+                }
+            }
+        }
+        self.straight(&straight)
+    }
+
+    fn run_loop(&mut self, l: &Loop) -> Result<(), ProgramError> {
+        match l.timing {
+            Timing::Pipelined { ii, depth, unroll } => self.pipeline(l, ii, depth, unroll),
+            Timing::Flattened => {
+                let (lb, ub, step) = self.range(l)?;
+                let mut i = lb;
+                while i < ub {
+                    self.env[l.var] = i;
+                    self.seq(&l.body)?;
+                    i += step;
+                }
+                Ok(())
+            }
+            // Outside a pipeline only by hand: straight-line code.
+            Timing::Unrolled => self.straight(std::slice::from_ref(&Stmt::Loop(l.clone()))),
+            Timing::Sequential { unroll } => {
+                let (lb, ub, step) = self.range(l)?;
+                let u = if unroll == 0 { Self::trip(lb, ub, step).max(1) } else { unroll };
+                let leaf = !has_loop(&l.body);
+                let mut i = lb;
+                let mut k = 0u64;
+                while i < ub {
+                    self.env[l.var] = i;
+                    if leaf {
+                        // The u copies of a loop-free body are one straight-line block per cycle.
+                        self.count(&l.body)?;
+                    } else {
+                        self.seq(&l.body)?;
+                    }
+                    i += step;
+                    k += 1;
+                    if k % u == 0 || i >= ub {
+                        if leaf {
+                            let io = self.take_io();
+                            if io.is_empty() {
+                                self.pending += 1;
+                            } else {
+                                let d = self.slot_delay(false, 1);
+                                self.program.push(1, Pace { first_delay: d, delay: 1, depth: 1, ii: 1, spread: 1 }, &[io]);
+                                self.pending = 1;
+                                self.last_pipeline = None;
+                            }
+                        } else {
+                            // The state that enters and leaves the inner loops.
+                            self.pending += 1;
+                            self.last_pipeline = None;
+                        }
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+fn depends_on_var(exprs: &[Expr], e: usize) -> bool {
+    match &exprs[e] {
+        Expr::Var(_) => true,
+        Expr::Const(_) | Expr::Unknown(_) => false,
+        Expr::Bin(_, a, b) => depends_on_var(exprs, *a) || depends_on_var(exprs, *b),
+        Expr::Select(c, a, b) => depends_on_var(exprs, *c) || depends_on_var(exprs, *a) || depends_on_var(exprs, *b),
+    }
+}
+
+/// Unfolds `body` into slots.
+pub fn unfold(body: &Body) -> Result<Program, ProgramError> {
+    let mut u = Unfold {
+        body,
+        env: vec![0; body.vars],
+        program: Program::new(&body.process, body.ports.clone()),
+        pending: 0,
+        last_pipeline: None,
+        counts: vec![0; body.ports.len()],
+    };
+    u.seq(&body.stmts)?;
+    Ok(u.program)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A body with constants 0, 1, 3, 4 (exprs 0..4) and the given statements.
+    fn body(stmts: Vec<Stmt>, vars: usize) -> Body {
+        Body {
+            process: "p".into(),
+            ports: vec![Port::Out { lanes: 1 }],
+            exprs: vec![Expr::Const(0), Expr::Const(1), Expr::Const(3), Expr::Const(4)],
+            vars,
+            stmts,
+        }
+    }
+
+    fn lp(id: usize, var: usize, ub: usize, timing: Timing, body: Vec<Stmt>) -> Stmt {
+        Stmt::Loop(Loop { id, var, lb: 0, ub, step: 1, timing, body })
+    }
+
+    #[test]
+    fn one_pipeline_takes_what_the_model_says() {
+        // 4 iterations at II 2, depth 3: (4 - 1) * 2 + 3 = 9.
+        let b = body(vec![lp(0, 0, 3, Timing::Pipelined { ii: 2, depth: 3, unroll: 1 }, vec![Stmt::Push(0)])], 1);
+        let p = unfold(&b).expect("unfolds");
+        assert_eq!(p.runs.len(), 1);
+        assert_eq!((p.slots(), p.cycles_alone()), (4, 9));
+        // Unrolled by 3: slots of 3 iterations, the last one of 1.
+        let b = body(vec![lp(0, 0, 3, Timing::Pipelined { ii: 1, depth: 2, unroll: 3 }, vec![Stmt::Push(0)])], 1);
+        let p = unfold(&b).expect("unfolds");
+        assert_eq!(p.runs.iter().map(|r| (r.count, r.pushes())).collect::<Vec<_>>(), vec![(1, vec![(0, 3)]), (1, vec![(0, 1)])]);
+        // Its three iterations start at 0, 0 and 0 (II 1 / 3), the single one of the last slot at 0.
+        assert_eq!((p.runs[0].offset(1), p.runs[0].offset(2)), (0, 0));
+    }
+
+    #[test]
+    fn flattened_nests_continue_and_sequential_ones_drain() {
+        let inner = |var| lp(1, var, 3, Timing::Pipelined { ii: 1, depth: 5, unroll: 1 }, vec![Stmt::Push(0)]);
+        // 3 x 4 flattened: one pipeline of 12 slots, (12 - 1) + 5 = 16.
+        let flat = unfold(&body(vec![lp(0, 0, 2, Timing::Flattened, vec![inner(1)])], 2)).expect("unfolds");
+        assert_eq!((flat.runs.len(), flat.slots(), flat.cycles_alone()), (1, 12, 16));
+        // Sequential: each outer iteration issues 4 slots, then drains (depth 5)
+        // and pays the state of the outer loop (+1): issues 0-3, 9-12, 18-21; ends at 26.
+        let seq = unfold(&body(vec![lp(0, 0, 2, Timing::Sequential { unroll: 1 }, vec![inner(1)])], 2)).expect("unfolds");
+        assert_eq!((seq.slots(), seq.cycles_alone()), (12, 26));
+    }
+
+    #[test]
+    fn conditions_on_induction_variables() {
+        // for i in 0..4 { if i >= 3 (cmpi sge) push }: only the last iteration pushes.
+        let mut b = body(vec![], 1);
+        b.exprs.push(Expr::Var(0)); // 4
+        b.exprs.push(Expr::Bin(BinOp::Cmp(CmpPred::Sge), 4, 2)); // 5
+        b.stmts = vec![lp(0, 0, 3, Timing::Pipelined { ii: 1, depth: 1, unroll: 1 }, vec![Stmt::If { cond: 5, then: vec![Stmt::Push(0)], otherwise: vec![] }])];
+        let p = unfold(&b).expect("unfolds");
+        let pushes: Vec<(u64, usize)> = p.runs.iter().map(|r| (r.count, r.pushes().len())).collect();
+        assert_eq!(pushes, vec![(3, 0), (1, 1)]);
+        // A condition on data is an error naming the process.
+        b.exprs.push(Expr::Unknown("pulled data".into())); // 6
+        b.stmts = vec![lp(0, 0, 3, Timing::Pipelined { ii: 1, depth: 1, unroll: 1 }, vec![Stmt::If { cond: 6, then: vec![Stmt::Push(0)], otherwise: vec![] }])];
+        let e = unfold(&b).expect_err("data-dependent");
+        assert!(matches!(e, ProgramError::DataDependentControl { ref process, .. } if process == "p"), "{e}");
+        assert!(e.to_string().contains("depends on pulled data"), "{e}");
+    }
+
+    #[test]
+    fn index_arithmetic() {
+        let ex = vec![Expr::Const(-7), Expr::Const(2), Expr::Bin(BinOp::FloorDivS, 0, 1), Expr::Bin(BinOp::CeilDivS, 0, 1), Expr::Bin(BinOp::RemS, 0, 1)];
+        assert_eq!(eval(&ex, 2, &[]), Some(-4));
+        assert_eq!(eval(&ex, 3, &[]), Some(-3));
+        assert_eq!(eval(&ex, 4, &[]), Some(-1));
+        let zero = vec![Expr::Const(1), Expr::Const(0), Expr::Bin(BinOp::DivU, 0, 1)];
+        assert_eq!(eval(&zero, 2, &[]), None);
+    }
+}
