@@ -29,7 +29,17 @@ struct Node {
 
 } // namespace
 
-SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph) {
+int64_t inFlightElements(dfg::ProcessOp process, const ProcessCost &c) {
+  const LoopCost *main = nullptr;
+  for (const LoopCost &lc : c.loops)
+    if ((lc.pipelined || lc.flatIters) && !lc.insidePipeline && (!main || lc.cycles > main->cycles))
+      main = &lc;
+  if (!main || c.cycles <= 0)
+    return 0;
+  return ceilDiv(main->depth * intAttr(process, kInputElementsAttr, 0), c.cycles);
+}
+
+SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph, const InFlight &inFlight) {
   std::vector<Node> nodes;
   SmallVector<dfg::ChannelOp> channels;
   DenseMap<Value, unsigned> writer, reader; // channel end -> node
@@ -104,7 +114,10 @@ SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph) {
       for (unsigned p : reach[b]) {
         if (inAll(p))
           continue;
-        l += scaled(nodes[p].lookahead, nodes[p]);
+        int64_t held = nodes[p].lookahead;
+        if (inFlight && nodes[p].process)
+          held += inFlight(nodes[p].process);
+        l += scaled(held, nodes[p]);
         for (unsigned out : nodes[p].outputs)
           if (consumer[out] && !inAll(*consumer[out]))
             l += scaled(int64_t(channels[out].getDepth() + 1) * channels[out].getLanes() - 1,
@@ -130,8 +143,8 @@ int64_t forkFifoDepth(const ForkFifo &fifo, int64_t lanes) {
                              std::max<int64_t>(ceilDiv(fifo.numel, lanes), 2));
 }
 
-void sizeForkFifos(dfg::GraphOp graph) {
-  for (ForkFifo &f : forkFifos(graph))
+void sizeForkFifos(dfg::GraphOp graph, const InFlight &inFlight) {
+  for (ForkFifo &f : forkFifos(graph, inFlight))
     f.channel.setDepth(forkFifoDepth(f, f.channel.getLanes()));
 }
 

@@ -550,9 +550,8 @@ ProblemInfo candidates(void *moduleOp, const Options &options) {
   // Channel end -> (node, index among the node's stream inputs/outputs).
   llvm::DenseMap<Value, std::pair<unsigned, unsigned>> ends;
   std::map<std::string, std::vector<CandidateInfo>> byProcess;
-  llvm::DenseMap<Operation *, cost::ForkFifo> forkFifo;
-  for (const cost::ForkFifo &f : cost::forkFifos(*graph))
-    forkFifo[f.channel] = f;
+  // The most each process may hold in its pipelines, over its candidates.
+  llvm::DenseMap<Operation *, int64_t> inFlight;
   for (auto [i, inst] : llvm::enumerate(insts->ops)) {
     dfg::ProcessOp process = insts->processes[i];
     unsigned nIn = 0, nOut = 0;
@@ -571,29 +570,42 @@ ProblemInfo candidates(void *moduleOp, const Options &options) {
     } else {
       std::vector<CandidateInfo> list;
       if (insts->count[node.process] == 1) {
-        for (cost::Candidate &c : filterCandidates(process, options))
+        for (cost::Candidate &c : filterCandidates(process, options)) {
           list.push_back(describe(process, c.config, c.cost, printConfig(c.config)));
+          inFlight[process] = std::max(inFlight[process], cost::inFlightElements(process, c.cost));
+        }
       }
       // Shared processes, and processes no candidate fits: as they are.
-      if (list.empty())
-        list.push_back(describe(process, {}, cost::estimate(process), ""));
-      // A fork's FIFOs grow with their lanes in BRAM: the fork's choice pays.
-      for (CandidateInfo &c : list) {
-        unsigned out = 0;
-        for (Value port : inst.getPorts()) {
-          if (!isa<dfg::OutputType>(port.getType()))
-            continue;
-          int64_t lanes = c.lanesOut[out++];
-          auto ch = port.getDefiningOp<dfg::ChannelOp>();
-          auto f = ch ? forkFifo.find(ch) : forkFifo.end();
-          if (f != forkFifo.end())
-            c.bram18k += fifoBram18k(ch, cost::forkFifoDepth(f->second, lanes), lanes);
-        }
+      if (list.empty()) {
+        cost::ProcessCost c = cost::estimate(process);
+        list.push_back(describe(process, {}, c, ""));
+        inFlight[process] = std::max(inFlight[process], cost::inFlightElements(process, c));
       }
       byProcess[node.process] = list;
       node.candidates = std::move(list);
     }
     out.nodes.push_back(std::move(node));
+  }
+  // A fork's FIFOs grow with their lanes in BRAM: the fork's choice pays, at
+  // the depth of the slowest-draining choices on the other branches (apply
+  // sizes them for the actual choice, never deeper).
+  llvm::DenseMap<Operation *, cost::ForkFifo> forkFifo;
+  for (const cost::ForkFifo &f : cost::forkFifos(
+           *graph, [&](dfg::ProcessOp p) { return inFlight.lookup(p); }))
+    forkFifo[f.channel] = f;
+  for (auto [i, inst] : llvm::enumerate(insts->ops)) {
+    for (CandidateInfo &c : out.nodes[i].candidates) {
+      unsigned port = 0;
+      for (Value v : inst.getPorts()) {
+        if (!isa<dfg::OutputType>(v.getType()))
+          continue;
+        int64_t lanes = c.lanesOut[port++];
+        auto ch = v.getDefiningOp<dfg::ChannelOp>();
+        auto f = ch ? forkFifo.find(ch) : forkFifo.end();
+        if (f != forkFifo.end())
+          c.bram18k += fifoBram18k(ch, cost::forkFifoDepth(f->second, lanes), lanes);
+      }
+    }
   }
   for (auto ch : graph->getBody().front().getOps<dfg::ChannelOp>()) {
     if (!forkFifo.count(ch))
@@ -677,8 +689,33 @@ Estimate apply(void *moduleOp, const std::vector<std::string> &configs, const st
   }
   for (dfg::ProcessOp process : insts->processes)
     recordAttrs(process, costs[process.getSymName().str()]);
-  // Fork FIFOs in words of the chosen lanes (what candidates() counted).
-  cost::sizeForkFifos(*graph);
+  // A pipeline iteration that moves several words of one port at once needs
+  // a place for them beside the one in flight: 1 + the larger burst of the
+  // two ends (2, Vitis's default, for one word at a time).
+  for (auto [i, inst] : llvm::enumerate(insts->ops)) {
+    const cost::ProcessCost &c = costs[insts->processes[i].getSymName().str()];
+    for (auto [arg, port] : llvm::enumerate(inst.getPorts())) {
+      auto ch = port.getDefiningOp<dfg::ChannelOp>();
+      if (!ch || !isa<dfg::InputType, dfg::OutputType>(port.getType()))
+        continue;
+      int64_t burst = 1;
+      for (const cost::LoopCost &lc : c.loops) {
+        auto n = lc.portAccesses.find(arg);
+        if (!lc.pipelined || lc.insidePipeline || n == lc.portAccesses.end())
+          continue;
+        int64_t perIter = (n->second + std::max<int64_t>(lc.unroll, 1) - 1) /
+                          std::max<int64_t>(lc.unroll, 1);
+        int64_t lanes = ch.getLanes();
+        burst = std::max(burst, (perIter + lanes - 1) / lanes);
+      }
+      ch.setDepth(std::max<int64_t>(ch.getDepth(), 1 + burst));
+    }
+  }
+  // Fork FIFOs in words of the chosen lanes, with the chosen pipelines.
+  cost::sizeForkFifos(*graph, [&](dfg::ProcessOp p) {
+    auto it = costs.find(p.getSymName().str());
+    return it == costs.end() ? int64_t(0) : cost::inFlightElements(p, it->second);
+  });
   out = summarize(*graph, *insts, costs);
   Builder b(graph->getContext());
   graph->getOperation()->setAttr("ming.dse.cycles", b.getI64IntegerAttr(out.dataflow));

@@ -1,15 +1,22 @@
 //! FIFO minimisation (issue 6, item 3): every channel shrunk to the least
 //! depth that keeps the simulated cycles within 1% of a run with unbounded
 //! FIFOs. The unbounded run's peak occupancy is a depth that changes nothing
-//! (a FIFO never blocks below its peak), so the search starts there; then a
-//! binary search per channel, the widest channels (most bits per word)
-//! first, each search keeping the depths already found. Every accepted
-//! depth is checked by a simulation of the whole design with the depths so
-//! far, so the final set is one that was simulated.
+//! (a FIFO never blocks below its peak); the DSE's depth, when the design with
+//! the DSE's depths already meets the bound, is another. The search starts at
+//! the smaller of the two and binary-searches each channel down to
+//! `MIN_DEPTH`, the widest channels (most bits per word) first, each search
+//! keeping the depths already found. Every accepted depth is checked by a
+//! simulation of the whole design with the depths so far, so the final set is
+//! one that was simulated.
 use super::engine::{simulate, Design, Outcome};
 
 /// Slack over the unbounded run, in parts per hundred.
 pub const SLACK_PERCENT: u64 = 1;
+
+/// No FIFO is made shallower than this: 2 words is Vitis's default stream
+/// depth and an SRL either way, so going to 1 saves nothing and would cost a
+/// simulation per channel.
+pub const MIN_DEPTH: u64 = 2;
 
 #[derive(Debug, Clone)]
 pub struct Minimized {
@@ -27,9 +34,9 @@ pub struct Minimized {
 #[derive(Debug, Clone)]
 pub struct Starved(pub Outcome);
 
-/// Least depths for `design`; `bits[c]` (bits per word of channel c) orders
-/// the search, widest first.
-pub fn minimize(design: &Design, bits: &[u64]) -> Result<Minimized, Starved> {
+/// Least depths for `design`, whose own depths ran as `given`; `bits[c]`
+/// (bits per word of channel c) orders the search, widest first.
+pub fn minimize(design: &Design, given: &Outcome, bits: &[u64]) -> Result<Minimized, Starved> {
     let mut d = design.clone();
     for c in &mut d.channels {
         c.depth = None;
@@ -39,16 +46,37 @@ pub fn minimize(design: &Design, bits: &[u64]) -> Result<Minimized, Starved> {
         return Err(Starved(unbounded));
     }
     let bound = unbounded.cycles + unbounded.cycles * SLACK_PERCENT / 100;
-    let mut depths: Vec<u64> = unbounded.channels.iter().map(|c| c.peak.max(1)).collect();
+    let ok = |o: &Outcome| o.deadlock.is_none() && o.cycles <= bound;
+    let given_ok = ok(given);
+    let mut depths: Vec<u64> = unbounded
+        .channels
+        .iter()
+        .zip(&design.channels)
+        .map(|(c, spec)| match spec.depth {
+            Some(depth) if given_ok => depth.min(c.peak),
+            _ => c.peak,
+        })
+        .map(|depth| depth.max(MIN_DEPTH))
+        .collect();
     for (c, spec) in d.channels.iter_mut().enumerate() {
         spec.depth = Some(depths[c]);
     }
     let mut simulations = 1;
+    if given_ok {
+        // Mixing the DSE's depths with peaks of another schedule: check it,
+        // else start from the peaks alone (the unbounded schedule itself).
+        simulations += 1;
+        if !ok(&simulate(&d)) {
+            for ((spec, depth), c) in d.channels.iter_mut().zip(&mut depths).zip(&unbounded.channels) {
+                *depth = c.peak.max(MIN_DEPTH);
+                spec.depth = Some(*depth);
+            }
+        }
+    }
     let mut order: Vec<usize> = (0..depths.len()).collect();
     order.sort_by_key(|&c| std::cmp::Reverse(bits.get(c).copied().unwrap_or(0) * depths[c]));
-    let ok = |o: &Outcome| o.deadlock.is_none() && o.cycles <= bound;
     for c in order {
-        let (mut lo, mut hi) = (1, depths[c]);
+        let (mut lo, mut hi) = (MIN_DEPTH, depths[c]);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
             d.channels[c].depth = Some(mid);

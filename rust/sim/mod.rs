@@ -196,7 +196,7 @@ pub fn run(module: &Module, minimize: bool) -> Result<Summary, SimError> {
     let mut summary_min = None;
     let mut unbounded_peaks = None;
     if minimize && at_dse.deadlock.is_none() {
-        match minimize::minimize(&design, &word_bits) {
+        match minimize::minimize(&design, &at_dse, &word_bits) {
             Ok(m) => {
                 let fifo_bits = |depths: &[u64]| depths.iter().zip(&word_bits).map(|(d, b)| d * b).sum::<u64>();
                 let bram = |depths: &[u64]| {

@@ -5,8 +5,10 @@
 // pace, so the short branch's FIFO must hold everything the long branch has
 // taken in but not yet turned into output: what its processes pull before
 // their first output (line buffers filling, a matmul row) and what waits in
-// its FIFOs. Below that the graph deadlocks (test/e2e/residual-deadlock.test);
-// pipeline fill at full rate is left to the cycle-level simulator.
+// its FIFOs. Below the lookahead the graph deadlocks
+// (test/e2e/residual-deadlock.test); without the pipelines' share it runs,
+// but the fork stalls and the whole graph slows down (the cycle-level
+// simulator measures it, rust/sim).
 #ifndef MING_ANALYSIS_FIFODEPTHS_H
 #define MING_ANALYSIS_FIFODEPTHS_H
 
@@ -27,17 +29,25 @@ struct ForkFifo {
   int64_t lag = 0, numel = 0;
 };
 
+/// Elements of its input a process holds in its busiest pipeline under cost
+/// `c`: the pipeline's depth at the process's average input rate.
+int64_t inFlightElements(dfg::ProcessOp process, const ProcessCost &c);
+
+/// Elements in flight per process (0 when unknown), for the lag.
+using InFlight = std::function<int64_t(dfg::ProcessOp)>;
+
 /// Every output channel of every fork of `graph`, with its lag. The lag counts
 /// what the processes of each other branch (up to where all branches meet)
-/// pull before their first output and what their own FIFOs hold now.
-llvm::SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph);
+/// pull before their first output, hold in their pipelines (`inFlight`), and
+/// what their FIFOs hold now: at full rate the fork runs that far ahead.
+llvm::SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph, const InFlight &inFlight = nullptr);
 
 /// The depth in words of a fork FIFO at `lanes` lanes: its lag plus 2 words,
 /// at most the whole tensor.
 int64_t forkFifoDepth(const ForkFifo &fifo, int64_t lanes);
 
 /// Sets the depth of each fork FIFO of `graph` for the lanes it has.
-void sizeForkFifos(dfg::GraphOp graph);
+void sizeForkFifos(dfg::GraphOp graph, const InFlight &inFlight = nullptr);
 
 } // namespace ming::cost
 
