@@ -201,8 +201,8 @@ int64_t unrollProduct(const cost::ProcessConfig &cfg) {
 }
 
 /// The configurations the ILP is offered: the cost model's (unroll and lane
-/// choices), the same at requested IIs 2, 4, ... (fewer DSPs), and the IR's
-/// own directives; lanes within the limit (and the IR's on ports with
+/// choices), the same at requested IIs 2, 4, ... (fewer DSPs), each pipeline
+/// moved down to every loop nested in it, and the IR's own directives; lanes within the limit (and the IR's on ports with
 /// explicit lane indices), and among those with the same
 /// lanes only the Pareto-optimal in (cycles, DSP, BRAM18K, unroll), where a
 /// less unrolled configuration also wins while it is at most
@@ -236,6 +236,35 @@ std::vector<cost::Candidate> filterCandidates(dfg::ProcessOp process, const Opti
       if (c.dsp <= 1)
         break;
     }
+  // Pipeline positions: each outer pipeline moved down to each loop nested in
+  // it (fewer copies of the body: fewer DSPs, more cycles). Loops between the
+  // two become sequential and are not unrolled; loops inside the new
+  // pipeline are, as always, fully unrolled.
+  llvm::DenseMap<Operation *, unsigned> idOf;
+  for (const cost::LoopCost &lc : ref.loops)
+    if (lc.loop)
+      idOf[lc.loop] = lc.id;
+  for (const cost::LoopCost &lc : ref.loops) {
+    if (!lc.pipelined || lc.insidePipeline)
+      continue;
+    scf::ForOp outer = lc.loop;
+    outer.getBody()->walk([&](scf::ForOp inner) {
+      cost::ProcessConfig cfg = base;
+      cfg.loops[lc.id].pipeline = false;
+      cfg.loops[lc.id].unroll = 1;
+      for (Operation *op = inner->getParentOp(); op && op != outer.getOperation();
+           op = op->getParentOp())
+        if (auto mid = dyn_cast<scf::ForOp>(op)) {
+          cfg.loops[idOf.lookup(mid)].pipeline = false;
+          cfg.loops[idOf.lookup(mid)].unroll = 1;
+        }
+      cost::LoopChoice &at = cfg.loops[idOf.lookup(inner)];
+      at.pipeline = true;
+      at.ii = 1;
+      at.unroll = 1;
+      all.push_back({cfg, cost::estimate(process, cfg)});
+    });
+  }
   // The directives of the IR as they are (a design that worked before).
   all.push_back({cost::ProcessConfig{}, cost::estimate(process)});
   std::vector<cost::Candidate> offered;
