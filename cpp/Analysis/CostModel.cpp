@@ -35,6 +35,11 @@ static constexpr int64_t kWalkBudget = 4'000'000;
 static constexpr int64_t kEnumBudget = 2'000'000;
 /// Most parallel lanes of one channel the DSE is offered.
 static constexpr int64_t kMaxLanes = 64;
+/// Largest unroll factor offered for a pipelined loop: past it, even an
+/// iteration with one stream access outruns its port (64 lanes at II 1 take
+/// 64 iterations a cycle; 4x that only raises the II), and copies of a MAC
+/// body exceed any board's DSPs.
+static constexpr int64_t kMaxUnroll = 4 * kMaxLanes;
 
 static int64_t ceilDiv(int64_t a, int64_t b) { return b <= 0 ? a : (a + b - 1) / b; }
 
@@ -208,8 +213,17 @@ static std::optional<int64_t> evalInt(Value v, const Known &known, int depth = 0
   Operation *def = v.getDefiningOp();
   if (!def || depth > 32)
     return std::nullopt;
+  // arith.constant read directly: matchPattern folds, and this runs for every
+  // condition of every iteration the first-output search tries.
+  if (auto c = dyn_cast<arith::ConstantOp>(def)) {
+    auto attr = dyn_cast<IntegerAttr>(c.getValue());
+    if (!attr)
+      return std::nullopt;
+    const APInt &cst = attr.getValue();
+    return v.getType().isInteger(1) ? int64_t(cst.getBoolValue()) : cst.getSExtValue();
+  }
   APInt cst;
-  if (matchPattern(v, m_ConstantInt(&cst)))
+  if (def->hasTrait<OpTrait::ConstantLike>() && matchPattern(v, m_ConstantInt(&cst)))
     return v.getType().isInteger(1) ? int64_t(cst.getBoolValue()) : cst.getSExtValue();
   auto arg = [&](unsigned i) { return evalInt(def->getOperand(i), known, depth + 1); };
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp>(def))
@@ -378,7 +392,12 @@ struct WalkSummary {
   std::vector<unsigned> accessed;
   std::vector<std::string> notes;
 };
-using WalkCache = std::map<std::pair<Operation *, int64_t>, WalkSummary>;
+/// What one process's estimates share whatever the configuration: the walk
+/// of each pipelined body per unroll factor, and how often each scf.if holds.
+struct WalkCache {
+  std::map<std::pair<Operation *, int64_t>, WalkSummary> walks;
+  llvm::DenseMap<Operation *, double> ifProbability;
+};
 
 struct ResolvedLoop {
   unsigned id = 0;
@@ -413,6 +432,7 @@ private:
   scf::ForOp perfectInner(scf::ForOp loop);
   void pipelineCost(scf::ForOp loop, LoopCost &lc);
   double ifProbability(scf::IfOp op);
+  double countIfProbability(scf::IfOp op);
 
   // First output.
   std::optional<int64_t> findFirst(Block &block, Known &known, int64_t t);
@@ -860,7 +880,7 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
   WalkSummary *sum = &local;
   bool hit = false;
   if (cache) {
-    auto [it, inserted] = cache->try_emplace({loop.getOperation(), r.unroll});
+    auto [it, inserted] = cache->walks.try_emplace({loop.getOperation(), r.unroll});
     sum = &it->second;
     hit = !inserted;
   }
@@ -1044,6 +1064,15 @@ scf::ForOp ProcessModel::perfectInner(scf::ForOp loop) {
 }
 
 double ProcessModel::ifProbability(scf::IfOp op) {
+  if (!cache)
+    return countIfProbability(op);
+  auto it = cache->ifProbability.find(op);
+  if (it == cache->ifProbability.end())
+    it = cache->ifProbability.try_emplace(op, countIfProbability(op)).first;
+  return it->second;
+}
+
+double ProcessModel::countIfProbability(scf::IfOp op) {
   // The loops whose induction variables decide the condition.
   SmallVector<Value> work{op.getCondition()};
   llvm::DenseSet<Value> seen;
@@ -1299,6 +1328,17 @@ static ProcessCost estimateCached(dfg::ProcessOp process, const ProcessConfig &c
   return model.run();
 }
 
+struct Estimator::Cache : WalkCache {};
+
+Estimator::Estimator(dfg::ProcessOp process, const CostOptions &options)
+    : process(process), options(options), cache(std::make_unique<Cache>()) {}
+
+Estimator::~Estimator() = default;
+
+ProcessCost Estimator::estimate(const ProcessConfig &config) {
+  return estimateCached(process, config, options, *cache);
+}
+
 //===----------------------------------------------------------------------===//
 // Candidates for the DSE
 //===----------------------------------------------------------------------===//
@@ -1327,6 +1367,8 @@ std::vector<Candidate> enumerateConfigurations(dfg::ProcessOp process, const Cos
   for (const LoopCost &lc : ref.loops)
     if (lc.pipelined && !lc.insidePipeline)
       choices.push_back({lc.id, divisors(std::max<int64_t>(1, lc.trip))});
+  for (auto &[id, ds] : choices)
+    llvm::erase_if(ds, [](int64_t d) { return d > kMaxUnroll; });
   std::vector<Candidate> all;
   unsigned evaluated = 1;
   std::vector<size_t> pick(choices.size(), 0);

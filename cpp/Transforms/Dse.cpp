@@ -218,7 +218,8 @@ std::vector<cost::Candidate> filterCandidates(dfg::ProcessOp process, const Opti
   for (unsigned a = 0; a < process.getNumArguments(); ++a)
     if (isa<dfg::InputType, dfg::OutputType>(process.getArgument(a).getType()))
       base.lanes[a] = 1;
-  cost::ProcessCost ref = cost::estimate(process, base);
+  cost::Estimator estimator(process);
+  cost::ProcessCost ref = estimator.estimate(base);
   SmallVector<unsigned> withDsp;
   for (const cost::LoopCost &lc : ref.loops)
     if (lc.pipelined && !lc.insidePipeline) {
@@ -231,7 +232,7 @@ std::vector<cost::Candidate> filterCandidates(dfg::ProcessOp process, const Opti
       cost::ProcessConfig cfg = base;
       for (unsigned id : withDsp)
         cfg.loops[id].ii = ii;
-      cost::ProcessCost c = cost::estimate(process, cfg);
+      cost::ProcessCost c = estimator.estimate(cfg);
       all.push_back({cfg, c});
       if (c.dsp <= 1)
         break;
@@ -262,11 +263,11 @@ std::vector<cost::Candidate> filterCandidates(dfg::ProcessOp process, const Opti
       at.pipeline = true;
       at.ii = 1;
       at.unroll = 1;
-      all.push_back({cfg, cost::estimate(process, cfg)});
+      all.push_back({cfg, estimator.estimate(cfg)});
     });
   }
   // The directives of the IR as they are (a design that worked before).
-  all.push_back({cost::ProcessConfig{}, cost::estimate(process)});
+  all.push_back({cost::ProcessConfig{}, estimator.estimate({})});
   std::vector<cost::Candidate> offered;
   for (cost::Candidate &c : all) {
     bool ok = true;

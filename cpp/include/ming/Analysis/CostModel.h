@@ -20,6 +20,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -142,6 +143,23 @@ struct ProcessCost {
 /// The model's answer for `process` under `config` (no IR change).
 ProcessCost estimate(dfg::ProcessOp process, const ProcessConfig &config = {},
                      const CostOptions &options = {});
+
+/// Estimates of one process under many configurations, sharing what does
+/// not depend on the configuration (the walk of each pipelined body per
+/// unroll factor, how often each condition holds). The IR must not change
+/// while it lives.
+class Estimator {
+public:
+  explicit Estimator(dfg::ProcessOp process, const CostOptions &options = {});
+  ~Estimator();
+  ProcessCost estimate(const ProcessConfig &config);
+
+private:
+  struct Cache;
+  dfg::ProcessOp process;
+  CostOptions options;
+  std::unique_ptr<Cache> cache;
+};
 
 /// One point of the DSE's choice per process: a config and its cost.
 struct Candidate {
