@@ -30,6 +30,9 @@ pub mod ffi {
     struct DseCandidate {
         cycles: i64,
         fill: i64,
+        /// Cycles before the first pull and after the last.
+        pre: i64,
+        tail: i64,
         dsp: i64,
         bram18k: i64,
         lanes_in: Vec<i64>,

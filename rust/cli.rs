@@ -148,7 +148,7 @@ pub struct Cli {
     #[arg(long = "no-dse")]
     pub no_dse: bool,
 
-    /// What the DSE minimises: the dataflow latency (bottleneck + fill) or the paper's sum of stage latencies.
+    /// What the DSE minimises: the dataflow latency (docs/cost-model.md, graph latency) or the paper's sum of stage latencies.
     #[arg(long = "dse-objective", value_name = "OBJECTIVE", value_parser = ["dataflow", "sum"])]
     pub dse_objective: Option<String>,
 

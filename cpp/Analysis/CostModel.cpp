@@ -434,9 +434,14 @@ private:
   double ifProbability(scf::IfOp op);
   double countIfProbability(scf::IfOp op);
 
-  // First output.
+  // First output; first and last pull. The search looks for the leaves of
+  // `events` (pushes and sink stores, or pulls with `pullMode`).
   std::optional<int64_t> findFirst(Block &block, Known &known, int64_t t);
+  std::optional<int64_t> findLast(Block &block, Known &known, int64_t t);
   bool reaches(Block &block, Known &known);
+  bool isEvent(Operation &op) const {
+    return pullMode ? isa<dfg::PullOp>(op) : isa<dfg::PushOp, memref::StoreOp>(op);
+  }
 
   friend class Walker;
 
@@ -451,6 +456,9 @@ private:
   llvm::DenseMap<Operation *, int64_t> opCycles;     // memo: one execution of a loop / if
   llvm::DenseMap<Operation *, int64_t> pushOffset;   // pipelined loop -> cycles to its first event
   llvm::DenseSet<Operation *> eventAncestors;        // ops holding a push (or sink store)
+  llvm::DenseSet<Operation *> pullAncestors;         // ops holding a pull
+  const llvm::DenseSet<Operation *> *events = &eventAncestors;
+  bool pullMode = false;
   std::vector<Buffer> buffers;
   llvm::DenseMap<Operation *, unsigned> allocaBuffer;
   std::map<std::string, unsigned> globalBuffer;
@@ -623,6 +631,9 @@ void ProcessModel::markEvents() {
         isEvent = isa<BlockArgument>(store.getMemRef()) &&
                   cast<BlockArgument>(store.getMemRef()).getOwner()->getParentOp() ==
                       process.getOperation();
+    if (isa<dfg::PullOp>(op))
+      for (Operation *p = op; p && p != process.getOperation(); p = p->getParentOp())
+        pullAncestors.insert(p);
     if (!isEvent)
       return;
     for (Operation *p = op; p && p != process.getOperation(); p = p->getParentOp())
@@ -1154,11 +1165,11 @@ int64_t ProcessModel::seqBlock(Block &block) {
 
 bool ProcessModel::reaches(Block &block, Known &known) {
   for (Operation &op : block.without_terminator()) {
-    if (!eventAncestors.contains(&op))
+    if (!events->contains(&op))
       continue;
     if (--enumBudget < 0)
       return true;
-    if (isa<dfg::PushOp, memref::StoreOp>(op))
+    if (isEvent(op))
       return true;
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       Bounds b = loopBounds(loop);
@@ -1188,14 +1199,14 @@ bool ProcessModel::reaches(Block &block, Known &known) {
 
 std::optional<int64_t> ProcessModel::findFirst(Block &block, Known &known, int64_t t) {
   for (Operation &op : block.without_terminator()) {
-    if (!eventAncestors.contains(&op)) {
+    if (!events->contains(&op)) {
       if (isa<scf::ForOp, scf::IfOp>(op))
         t += opCycles.lookup(&op);
       continue;
     }
     if (enumBudget < 0)
       return t;
-    if (isa<dfg::PushOp, memref::StoreOp>(op))
+    if (isEvent(op))
       return t;
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       const ResolvedLoop &r = resolved[loop];
@@ -1209,6 +1220,11 @@ std::optional<int64_t> ProcessModel::findFirst(Block &block, Known &known, int64
             known[iv] = b.lb + (j * r.unroll + k) * b.step;
             if (reaches(*loop.getBody(), known)) {
               known.erase(iv);
+              // A pull happens when its iteration issues: iteration k of a
+              // slot of `unroll` issues k * II / unroll cycles into it (the
+              // simulator's spread, docs/simulator.md).
+              if (pullMode)
+                return t + j * lc.ii + k * lc.ii / r.unroll;
               auto off = pushOffset.find(loop);
               return t + j * lc.ii + (off == pushOffset.end() ? lc.depth : off->second);
             }
@@ -1244,6 +1260,68 @@ std::optional<int64_t> ProcessModel::findFirst(Block &block, Known &known, int64
         if (auto at = findFirst(region.front(), known, t))
           return at;
       t += opCycles.lookup(ifOp);
+    }
+  }
+  --enumBudget;
+  return std::nullopt;
+}
+
+/// The time of the last event in `block` started at `t`: findFirst walking
+/// backwards (operations, iterations and unrolled copies from the last).
+std::optional<int64_t> ProcessModel::findLast(Block &block, Known &known, int64_t t) {
+  // Start times of the operations, advanced as findFirst does.
+  SmallVector<std::pair<Operation *, int64_t>> starts;
+  for (Operation &op : block.without_terminator()) {
+    starts.push_back({&op, t});
+    if (isa<scf::ForOp, scf::IfOp>(op))
+      t += opCycles.lookup(&op);
+  }
+  for (auto &[opPtr, start] : llvm::reverse(starts)) {
+    Operation &op = *opPtr;
+    if (!events->contains(&op))
+      continue;
+    if (enumBudget < 0 || isEvent(op))
+      return start;
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      const ResolvedLoop &r = resolved[loop];
+      const LoopCost &lc = result.loops[r.id];
+      Bounds b = r.bounds;
+      int64_t iters = ceilDiv(b.trip, r.unroll);
+      Value iv = loop.getInductionVar();
+      int64_t body = lc.iterCycles;
+      int64_t copy = lc.flatIters ? body
+                                  : (body - (hasLoop(*loop.getBody()) ? 1 : 0)) / r.unroll;
+      for (int64_t j = iters - 1; j >= 0; --j) {
+        for (int64_t k = r.unroll - 1; k >= 0; --k) {
+          int64_t n = j * r.unroll + k;
+          if (n >= b.trip)
+            continue;
+          known[iv] = b.lb + n * b.step;
+          if (r.pipelined) {
+            if (reaches(*loop.getBody(), known)) {
+              known.erase(iv);
+              return start + j * lc.ii + (pullMode ? k * lc.ii / r.unroll : 0);
+            }
+          } else if (auto at = findLast(*loop.getBody(), known, start + j * body + k * copy)) {
+            known.erase(iv);
+            return at;
+          }
+          if (enumBudget < 0) {
+            known.erase(iv);
+            return start;
+          }
+        }
+      }
+      known.erase(iv);
+      continue;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      auto cond = evalInt(ifOp.getCondition(), known);
+      bool takeThen = !cond || *cond;
+      Region &region = takeThen ? ifOp.getThenRegion() : ifOp.getElseRegion();
+      if (!region.empty())
+        if (auto at = findLast(region.front(), known, start))
+          return at;
     }
   }
   --enumBudget;
@@ -1308,6 +1386,22 @@ ProcessCost ProcessModel::run() {
     result.firstOutput = result.cycles;
   if (enumBudget < 0)
     result.notes.push_back("enumeration budget exhausted: first output approximate");
+
+  // First and last pull: `pre` and `tail` for the graph latency.
+  if (!pullAncestors.empty()) {
+    events = &pullAncestors;
+    pullMode = true;
+    enumBudget = kEnumBudget;
+    Known k1, k2;
+    std::optional<int64_t> first = findFirst(process.getBody().front(), k1, 0);
+    std::optional<int64_t> last = findLast(process.getBody().front(), k2, 0);
+    result.pre = std::clamp<int64_t>(first.value_or(0), 0, result.cycles);
+    result.tail = last ? std::clamp<int64_t>(result.cycles - *last, 0, result.cycles) : 0;
+    if (enumBudget < 0)
+      result.notes.push_back("enumeration budget exhausted: first/last pull approximate");
+    events = &eventAncestors;
+    pullMode = false;
+  }
   std::vector<std::string> unique;
   for (std::string &note : result.notes)
     if (!llvm::is_contained(unique, note))
@@ -1459,6 +1553,8 @@ GraphCost estimateGraph(dfg::GraphOp graph,
       if (const ProcessCost *pc = lookup(inst.getCallee())) {
         n.cycles = pc->cycles;
         n.firstOutput = pc->firstOutput;
+        n.pre = pc->pre;
+        n.tail = pc->tail;
         n.dsp = pc->dsp;
         n.bram18k = pc->bram18k;
       }
@@ -1514,19 +1610,43 @@ GraphCost estimateGraph(dfg::GraphOp graph,
       if (indeg[s] && --indeg[s] == 0 && !placed[s])
         ready.push_back(s);
   }
-  std::vector<int> bestPred(n, -1), bestSucc(n, -1);
-  for (unsigned v : order)
-    for (unsigned p : pred[v])
-      if (placed[p] && g.nodes[p].before + g.nodes[p].firstOutput > g.nodes[v].before) {
-        g.nodes[v].before = g.nodes[p].before + g.nodes[p].firstOutput;
-        bestPred[v] = p;
+  // Every process starts at 0 (a DATAFLOW region). In topological order:
+  //   arrival  A_v = max over producers q of FO_q (0 for a source),
+  //   first    FO_v = max(F_v, A_v + F_v - pre_v),
+  //   finish   T_v = max(C_v, A_v + C_v - pre_v, max over producers T_q + tail_v).
+  // Which term won is kept to trace the critical path back.
+  std::vector<int> arrivalPred(n, -1), firstPred(n, -1), finishPred(n, -1);
+  std::vector<bool> finishByArrival(n, false);
+  for (unsigned v : order) {
+    NodeCost &nc = g.nodes[v];
+    int64_t lastIn = -1;
+    for (unsigned q : pred[v]) {
+      if (arrivalPred[v] < 0 || g.nodes[q].firstOut > nc.arrival) {
+        nc.arrival = g.nodes[q].firstOut;
+        arrivalPred[v] = q;
       }
-  for (unsigned v : llvm::reverse(order))
-    for (unsigned s : succ[v])
-      if (g.nodes[s].after + g.nodes[s].firstOutput > g.nodes[v].after) {
-        g.nodes[v].after = g.nodes[s].after + g.nodes[s].firstOutput;
-        bestSucc[v] = s;
+      if (finishPred[v] < 0 || g.nodes[q].finish > lastIn) {
+        lastIn = g.nodes[q].finish;
+        finishPred[v] = q;
       }
+    }
+    nc.firstOut = nc.firstOutput;
+    if (arrivalPred[v] >= 0 && nc.arrival + nc.firstOutput - nc.pre > nc.firstOut) {
+      nc.firstOut = nc.arrival + nc.firstOutput - nc.pre;
+      firstPred[v] = arrivalPred[v];
+    }
+    nc.finish = nc.cycles;
+    if (arrivalPred[v] >= 0 && nc.arrival + nc.cycles - nc.pre > nc.finish) {
+      nc.finish = nc.arrival + nc.cycles - nc.pre;
+      finishByArrival[v] = true;
+    }
+    if (finishPred[v] >= 0 && lastIn + nc.tail > nc.finish) {
+      nc.finish = lastIn + nc.tail;
+      finishByArrival[v] = false;
+    } else if (!finishByArrival[v]) {
+      finishPred[v] = -1;
+    }
+  }
   int best = -1;
   for (size_t i = 0; i < n; ++i) {
     NodeCost &nc = g.nodes[i];
@@ -1534,20 +1654,26 @@ GraphCost estimateGraph(dfg::GraphOp graph,
     g.bottleneck = std::max(g.bottleneck, nc.cycles);
     g.dsp += nc.dsp;
     g.bram18k += nc.bram18k;
-    int64_t total = nc.before + nc.cycles + nc.after;
-    if (best < 0 || total > g.dataflow) {
-      g.dataflow = total;
+    if (best < 0 || nc.finish > g.dataflow) {
+      g.dataflow = nc.finish;
       best = i;
     }
   }
-  if (best >= 0) {
-    std::vector<unsigned> up;
-    for (int v = bestPred[best]; v >= 0; v = bestPred[v])
-      up.push_back(v);
-    g.criticalPath.assign(up.rbegin(), up.rend());
-    for (int v = best; v >= 0; v = bestSucc[v])
-      g.criticalPath.push_back(v);
+  // Back from the last finish: through the producer whose finish set it, or
+  // (finish set by the arrival) into the chain of first outputs.
+  std::vector<bool> seen(n, false);
+  bool byFinish = true;
+  for (int v = best; v >= 0 && !seen[v];) {
+    seen[v] = true;
+    g.criticalPath.push_back(v);
+    if (byFinish && finishByArrival[v]) {
+      byFinish = false;
+      v = arrivalPred[v];
+    } else {
+      v = byFinish ? finishPred[v] : firstPred[v];
+    }
   }
+  std::reverse(g.criticalPath.begin(), g.criticalPath.end());
   for (ChannelCost &cc : g.channels)
     g.fifoBram18k += cc.bram18k;
   g.bram18k += g.fifoBram18k;

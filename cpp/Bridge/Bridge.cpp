@@ -62,6 +62,8 @@ DseProblem dse_candidates(size_t module, int64_t max_lanes) {
       DseCandidate cand;
       cand.cycles = c.cycles;
       cand.fill = c.fill;
+      cand.pre = c.pre;
+      cand.tail = c.tail;
       cand.dsp = c.dsp;
       cand.bram18k = c.bram18k;
       cand.lanes_in = toRust(c.lanesIn);

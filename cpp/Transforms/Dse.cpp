@@ -176,6 +176,8 @@ CandidateInfo describe(dfg::ProcessOp process, const cost::ProcessConfig &cfg,
   CandidateInfo info;
   info.cycles = c.cycles;
   info.fill = c.firstOutput;
+  info.pre = c.pre;
+  info.tail = c.tail;
   info.dsp = c.dsp;
   info.bram18k = c.bram18k;
   for (unsigned a = 0; a < process.getNumArguments(); ++a) {
@@ -491,6 +493,8 @@ void recordAttrs(dfg::ProcessOp process, const cost::ProcessCost &c) {
   Builder b(process.getContext());
   process->setAttr("ming.dse.cycles", b.getI64IntegerAttr(c.cycles));
   process->setAttr("ming.dse.first_output", b.getI64IntegerAttr(c.firstOutput));
+  process->setAttr("ming.dse.pre", b.getI64IntegerAttr(c.pre));
+  process->setAttr("ming.dse.tail", b.getI64IntegerAttr(c.tail));
   process->setAttr("ming.dse.dsp", b.getI64IntegerAttr(c.dsp));
   process->setAttr("ming.dse.bram18k", b.getI64IntegerAttr(c.bram18k));
   process->setAttr("ming.dse.ii", b.getI64IntegerAttr(mainII(c)));

@@ -116,8 +116,9 @@ struct TestCostModel : ming::impl::TestCostModelBase<TestCostModel> {
         << ") path=" << path;
       }
       for (const cost::NodeCost &n : g.nodes)
-        n.op->emitRemark() << "node @" << n.callee << ": before=" << n.before
-                          << " cycles=" << n.cycles << " after=" << n.after;
+        n.op->emitRemark() << "node @" << n.callee << ": arrival=" << n.arrival
+                          << " first=" << n.firstOut << " cycles=" << n.cycles
+                          << " finish=" << n.finish;
     });
   }
 
@@ -145,7 +146,8 @@ struct TestCostModel : ming::impl::TestCostModelBase<TestCostModel> {
     }
     InFlightDiagnostic d = process.emitRemark();
     d << "process @" << process.getSymName() << ": cycles=" << pc.cycles
-      << " first=" << pc.firstOutput << " dsp=" << pc.dsp << " bram18k=" << pc.bram18k;
+      << " first=" << pc.firstOutput << " dsp=" << pc.dsp << " bram18k=" << pc.bram18k
+      << " pre=" << pc.pre << " tail=" << pc.tail;
     for (const std::string &note : pc.notes)
       d << " [" << note << "]";
   }

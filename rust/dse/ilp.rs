@@ -7,11 +7,12 @@
 //! - every channel has the same number of lanes at both ends,
 //! - the DSPs and BRAM18Ks of the chosen candidates fit the board,
 //!
-//! minimising the dataflow latency: the bottleneck stage (every stage runs
-//! concurrently) plus the fill along the critical path through it (each
-//! process starts producing after its first-output latency; what follows it
-//! drains after its last output), the cost model's graph latency. `Objective::Sum` is the MING
-//! paper's Eq. (1), the plain sum of stage latencies, kept for comparison.
+//! minimising the dataflow latency, the cost model's graph latency
+//! (docs/cost-model.md, "Graph latency"): every process starts at 0, waits
+//! for its first input only once its `pre` cycles are over, and ends at the
+//! earliest `tail` cycles after its producers' last output; the latency is
+//! the last finish. `Objective::Sum` is the MING paper's Eq. (1), the plain
+//! sum of stage latencies, kept for comparison.
 //! Choosing among enumerated candidates keeps the model linear, so HiGHS
 //! proves optimality over the whole choice space.
 
@@ -26,6 +27,10 @@ pub struct Candidate {
     pub cycles: f64,
     /// Cycles from start to the first output (what a consumer waits for).
     pub fill: f64,
+    /// Cycles from start to the first pull (0 without inputs).
+    pub pre: f64,
+    /// Cycles from the last pull to the end (0 without inputs).
+    pub tail: f64,
     pub dsp: f64,
     pub bram: f64,
     /// Lanes per input port and per output port, in port order.
@@ -59,7 +64,7 @@ pub struct Problem {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Objective {
-    /// Bottleneck stage + fill along the critical path.
+    /// The last finish of the graph-latency recursion (cost model).
     Dataflow,
     /// The paper's Eq. (1): the sum of the stage latencies.
     Sum,
@@ -210,28 +215,40 @@ fn run(
         pb.add_row(..=limit, sum(|c| c.bram));
     }
     if let Goal::Latency(Objective::Dataflow) = goal {
-        // L >= S_p + cycles_p + R_p for every p, where S_p (R_p) is at least
-        // the fill along every path into (out of) p: minimising L makes them
-        // the longest such paths on the critical node, which is exactly the
-        // cost model's graph latency (estimateGraph, docs/cost-model.md).
+        // The cost model's recursion (estimateGraph) as lower bounds, each
+        // `variable >= candidate constants + another variable`:
+        //   A_to >= FO_from                     (first input of `to`)
+        //   FO_p >= F_p,  FO_p >= A_p + F_p - pre_p
+        //   T_p  >= C_p,  T_p  >= A_p + C_p - pre_p,  T_to >= T_from + tail_to
+        //   L    >= T_p.
+        // Every bound is monotone, so for a fixed choice the least solution
+        // is the recursion's value, and minimising L reaches it on the
+        // critical chain: the optimum is exactly the model's graph latency.
         let l = pb.add_column(1.0, 0..);
-        let s: Vec<_> = problem.nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
-        let r: Vec<_> = problem.nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
-        let chosen = |p: usize, field: fn(&Candidate) -> f64| {
-            x[p].iter().zip(&problem.nodes[p].candidates).map(move |(&col, c)| (col, -field(c)))
+        let a: Vec<_> = problem.nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
+        let fo: Vec<_> = problem.nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
+        let t: Vec<_> = problem.nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
+        let chosen = |p: usize, field: &dyn Fn(&Candidate) -> f64| -> Vec<_> {
+            x[p].iter().zip(&problem.nodes[p].candidates).map(|(&col, c)| (col, -field(c))).collect()
         };
         for p in 0..problem.nodes.len() {
-            let mut terms = vec![(l, 1.0), (s[p], -1.0), (r[p], -1.0)];
-            terms.extend(chosen(p, |c| c.cycles));
-            pb.add_row(0.., terms);
+            let row = |var, other: Option<_>, field: &dyn Fn(&Candidate) -> f64| {
+                let mut terms = vec![(var, 1.0)];
+                terms.extend(other.map(|o| (o, -1.0)));
+                terms.extend(chosen(p, field));
+                terms
+            };
+            pb.add_row(0.., row(fo[p], None, &|c| c.fill));
+            pb.add_row(0.., row(fo[p], Some(a[p]), &|c| c.fill - c.pre));
+            pb.add_row(0.., row(t[p], None, &|c| c.cycles));
+            pb.add_row(0.., row(t[p], Some(a[p]), &|c| c.cycles - c.pre));
+            pb.add_row(0.., [(l, 1.0), (t[p], -1.0)]);
         }
         for e in &problem.edges {
-            let mut into = vec![(s[e.to], 1.0), (s[e.from], -1.0)];
-            into.extend(chosen(e.from, |c| c.fill));
-            pb.add_row(0.., into);
-            let mut out = vec![(r[e.from], 1.0), (r[e.to], -1.0)];
-            out.extend(chosen(e.to, |c| c.fill));
-            pb.add_row(0.., out);
+            pb.add_row(0.., [(a[e.to], 1.0), (fo[e.from], -1.0)]);
+            let mut finish = vec![(t[e.to], 1.0), (t[e.from], -1.0)];
+            finish.extend(chosen(e.to, &|c| c.tail));
+            pb.add_row(0.., finish);
         }
     }
     let mut model = pb.optimise(Sense::Minimise);
@@ -274,16 +291,22 @@ pub fn evaluate(problem: &Problem, choice: &[usize], objective: Objective) -> f6
         Objective::Sum => (0..problem.nodes.len()).map(|p| cand(p).cycles).sum(),
         Objective::Dataflow => {
             let n = problem.nodes.len();
-            // Longest fill paths into and out of each node (the graph is
-            // acyclic: relaxing n times reaches the fixpoint).
-            let (mut before, mut after) = (vec![0.0f64; n], vec![0.0f64; n]);
+            // The recursion of estimateGraph; the graph is acyclic, so n
+            // rounds over the nodes reach the fixpoint in any order.
+            let (mut a, mut fo, mut t) = (vec![0.0f64; n], vec![0.0f64; n], vec![0.0f64; n]);
             for _ in 0..n {
-                for e in &problem.edges {
-                    before[e.to] = before[e.to].max(before[e.from] + cand(e.from).fill);
-                    after[e.from] = after[e.from].max(after[e.to] + cand(e.to).fill);
+                for p in 0..n {
+                    let c = cand(p);
+                    let into = problem.edges.iter().filter(|e| e.to == p);
+                    a[p] = into.clone().map(|e| fo[e.from]).fold(0.0, f64::max);
+                    fo[p] = c.fill.max(a[p] + c.fill - c.pre);
+                    t[p] = c.cycles.max(a[p] + c.cycles - c.pre);
+                    for e in into {
+                        t[p] = t[p].max(t[e.from] + c.tail);
+                    }
                 }
             }
-            (0..n).map(|p| before[p] + cand(p).cycles + after[p]).fold(0.0, f64::max)
+            t.into_iter().fold(0.0, f64::max)
         }
     }
 }
@@ -292,8 +315,36 @@ pub fn evaluate(problem: &Problem, choice: &[usize], objective: Objective) -> f6
 mod tests {
     use super::*;
 
+    /// A candidate that pulls at once and ends `fill` cycles after its last
+    /// pull (an elementwise stage).
     fn cand(cycles: f64, fill: f64, dsp: f64, bram: f64, lanes_in: u32, lanes_out: u32) -> Candidate {
-        Candidate { cycles, fill, dsp, bram, lanes_in: vec![lanes_in], lanes_out: vec![lanes_out] }
+        Candidate { cycles, fill, pre: 0.0, tail: fill, dsp, bram, lanes_in: vec![lanes_in], lanes_out: vec![lanes_out] }
+    }
+
+    /// Hand-computed recursion: a window (pre 40, tail 30) between a load
+    /// and a slow map.
+    #[test]
+    fn evaluate_follows_the_recursion() {
+        let node = |name: &str, c: Candidate| Node { name: name.into(), candidates: vec![c] };
+        let mut window = cand(500.0, 100.0, 0.0, 0.0, 1, 1);
+        window.pre = 40.0;
+        window.tail = 30.0;
+        let p = Problem {
+            nodes: vec![
+                node("load", cand(300.0, 2.0, 0.0, 0.0, 1, 1)),
+                node("window", window),
+                node("map", cand(600.0, 5.0, 0.0, 0.0, 1, 1)),
+            ],
+            edges: (0..2).map(|i| Edge { from: i, from_port: 0, to: i + 1, to_port: 0 }).collect(),
+            dsp_limit: 10.0,
+            bram_limit: 10.0,
+        };
+        // load: T 300, FO 2. window: A 2 < pre, FO = 100, T = max(500,
+        // 2 + 460, 300 + 30) = 500. map: A 100, FO 105, T = max(600, 700,
+        // 505) = 700: the map is the bottleneck and starts late.
+        assert_eq!(evaluate(&p, &[0, 0, 0], Objective::Dataflow), 700.0);
+        let s = solve(&p, Objective::Dataflow, None).expect("feasible");
+        assert_eq!(s.objective, 700.0);
     }
 
     /// Every lane-consistent choice within the limits, best objective.
@@ -426,14 +477,17 @@ mod tests {
                     candidates: (0..1 + rnd(3))
                         .map(|_| {
                             let lanes = 1 + rnd(2) as u32;
-                            cand(
+                            let mut c = cand(
                                 (100 + rnd(900)) as f64,
                                 rnd(50) as f64,
                                 rnd(40) as f64,
                                 rnd(4) as f64,
                                 lanes,
                                 lanes,
-                            )
+                            );
+                            c.pre = rnd(c.fill as u64 + 1) as f64;
+                            c.tail = rnd(80) as f64;
+                            c
                         })
                         .collect(),
                 })

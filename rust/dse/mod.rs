@@ -185,6 +185,8 @@ pub fn problem(p: &ffi::DseProblem, dsp: u32, bram18k: u32) -> Problem {
                     .map(|c| Candidate {
                         cycles: c.cycles as f64,
                         fill: c.fill as f64,
+                        pre: c.pre as f64,
+                        tail: c.tail as f64,
                         dsp: c.dsp as f64,
                         bram: c.bram18k as f64,
                         lanes_in: lanes(&c.lanes_in),
@@ -220,7 +222,7 @@ pub fn run(module: &Module, settings: &Settings) -> Result<Outcome, Failure> {
     if log::log_enabled!(log::Level::Trace) {
         for n in &candidates.nodes {
             for c in &n.candidates {
-                log::trace!("DSE: {}: {} cycles, fill {}, {} DSP, {} BRAM18K: {}", n.process, c.cycles, c.fill, c.dsp, c.bram18k, c.config);
+                log::trace!("DSE: {}: {} cycles, fill {}, pre {}, tail {}, {} DSP, {} BRAM18K: {}", n.process, c.cycles, c.fill, c.pre, c.tail, c.dsp, c.bram18k, c.config);
             }
         }
     }
@@ -284,6 +286,8 @@ mod tests {
         let cand = |cycles, dsp, bram, lanes: i64, config: &str| ffi::DseCandidate {
             cycles,
             fill: 1,
+            pre: 0,
+            tail: 1,
             dsp,
             bram18k: bram,
             lanes_in: vec![lanes],

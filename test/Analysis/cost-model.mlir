@@ -10,6 +10,8 @@
 // RUN:   | FileCheck %s
 // RUN: ming-opt %s --pass-pipeline='builtin.module(ming-test-cost-model{auto-partition=1 overrides=facc.L1.unroll=2})' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=HYPO
+// RUN: ming-opt %s --pass-pipeline='builtin.module(ming-test-cost-model)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=WIN
 
 module {
   memref.global "private" constant @w4 : memref<4xi8> = dense<[1, 2, 3, 4]>
@@ -26,7 +28,9 @@ module {
   // cycles = 15 * 1 + 7 = 22; first push after 7; DSP = 4 (II 1, no sharing).
   // CHECK: remark: L0: trip=16 unroll=1 pipelined ii=1 (request) depth=7 cycles=22 dsp=4 ops=[addi 32 x4, muli 8x8->32 x4]
   // CHECK: remark: rom @w4 4x8b banks=1 words=4 folded bram18k=0
-  // CHECK: remark: process @mac: cycles=22 first=7 dsp=4 bram18k=0
+  // Every iteration pulls: the first pull issues at 0 (pre=0), the last with
+  // iteration 15 at 15, and the process ends a depth later: tail = 22 - 15 = 7.
+  // CHECK: remark: process @mac: cycles=22 first=7 dsp=4 bram18k=0 pre=0 tail=7
   dfg.process @mac(%in: !dfg.in<i8, lanes = 4>, %out: !dfg.out<i32>) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -166,22 +170,29 @@ module {
   //      (Shared over II 2, one 2-DSP multiplier: dsp 2.)
   // sink: pull 1, external store 2: cycles 99 + 2 = 101, first 2 (a sink's
   //      "first output" is its first store to memory).
-  // Graph: before(src) = 0, before(mid) = 1, before(sink) = 1 + 5 = 6;
-  //        after(sink) = 0, after(mid) = 2, after(src) = 5 + 2 = 7.
-  // dataflow = max(0 + 100 + 7, 1 + 203 + 2, 6 + 101 + 0) = 206 (mid is the
-  // bottleneck); the paper's sum = 100 + 203 + 101 = 404.
+  // pre/tail (first pull at 0; last pull with the last iteration, tail = the
+  // depth): src pulls nothing: 0/0; mid: 0/5; sink: 0/2.
+  // Graph (every process starts at 0; A = first input, FO = first output,
+  // T = finish; docs/cost-model.md "Graph latency"):
+  //   src:  A 0, FO 1, T 100.
+  //   mid:  A 1, FO = max(5, 1 + 5 - 0) = 6, T = max(203, 1 + 203 - 0,
+  //         100 + 5) = 204 (the bottleneck, one cycle late).
+  //   sink: A 6, FO = max(2, 6 + 2 - 0) = 8, T = max(101, 6 + 101 - 0,
+  //         204 + 2) = 206: it ends 2 cycles after mid's last output.
+  // dataflow = 206, path sink <- mid (finish) <- src (first output); the
+  // paper's sum = 100 + 203 + 101 = 404.
   // FIFOs: i32 x 1024 deep on 2 lanes: 32768 bits per lane, 1Kx18 -> 2 x 1 =
   // 2 blocks per lane -> 4; i32 x 32 = 1024 bits -> SRL, 0.
-  // CHECK: remark: process @src: cycles=100 first=1 dsp=0 bram18k=0
+  // CHECK: remark: process @src: cycles=100 first=1 dsp=0 bram18k=0 pre=0 tail=0
   // CHECK: remark: L0: trip=100 unroll=1 pipelined ii=2 (request) depth=5 cycles=203 dsp=2 ops=[muli 32x3->32 x1]
-  // CHECK: remark: process @mid: cycles=203 first=5 dsp=2 bram18k=0
-  // CHECK: remark: process @sink: cycles=101 first=2 dsp=0 bram18k=0
+  // CHECK: remark: process @mid: cycles=203 first=5 dsp=2 bram18k=0 pre=0 tail=5
+  // CHECK: remark: process @sink: cycles=101 first=2 dsp=0 bram18k=0 pre=0 tail=2
   // CHECK: remark: fifo lanes=2 depth=1024 width=32 bram18k=4
   // CHECK: remark: fifo lanes=1 depth=32 width=32 bram18k=0
   // CHECK: remark: graph: dataflow=206 sum=404 bottleneck=203 dsp=2 bram18k=4 (fifo 4) path=@src -> @mid -> @sink
-  // CHECK: remark: node @src: before=0 cycles=100 after=7
-  // CHECK: remark: node @mid: before=1 cycles=203 after=2
-  // CHECK: remark: node @sink: before=6 cycles=101 after=0
+  // CHECK: remark: node @src: arrival=0 first=1 cycles=100 finish=100
+  // CHECK: remark: node @mid: arrival=1 first=6 cycles=203 finish=204
+  // CHECK: remark: node @sink: arrival=6 first=8 cycles=101 finish=206
   dfg.process @src(%out: !dfg.out<i32, lanes = 2>) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -217,5 +228,100 @@ module {
     dfg.instantiate @src(%w0) : !dfg.out<i32, lanes = 2>
     dfg.instantiate @mid(%r0, %w1) : !dfg.in<i32, lanes = 2>, !dfg.out<i32>
     dfg.instantiate @sink(%r1, %mem) : !dfg.in<i32>, memref<100xi32>
+  }
+  // ===== 7. A sliding window: pre and tail ==================================
+  // win: 3x3 window with padding 1 over a 4x4 image, one channel. The line
+  // buffer (2 x 6 i8 = 96 bits, LUTRAM) is zeroed first: a flattened nest of
+  // 12 iterations at II 1, depth 1 (store): 11 + 1 = 12 cycles. Then the 6 x 6
+  // padded positions, flattened, II 1: a real pixel (1 <= r, c <= 4) is
+  // pulled; the condition takes cmpi 1 + andi 2 + andi 3, so the if's value
+  // is there at 3; the old line is read (LUTRAM 1), the sum at 4 is pushed
+  // at 5 once the window is complete (r, c >= 2): depth 5, 35 + 5 = 40;
+  // cycles = 12 + 40 = 52.
+  // first output: position (2, 2) = iteration 14: 12 + 14 + 5 = 31.
+  // pre: the first pull is position (1, 1) = iteration 7: 12 + 7 = 19 (the
+  //   line-buffer initialisation and the padded row and column before it).
+  // tail: the last pull is position (4, 4) = iteration 28, at 12 + 28 = 40;
+  //   then 7 padded positions and the depth: 52 - 40 = 12.
+  // WIN: remark: process @win: cycles=52 first=31 dsp=0 bram18k=0 pre=19 tail=12
+  // wsrc: 16 pushes at II 1, cycles 16, first 1. wsink: 16 pulls and stores
+  // at II 1: cycles 15 + 2 = 17, first 2, pre 0, tail 2.
+  // Graph:
+  //   wsrc:  A 0, FO 1, T 16.
+  //   win:   A 1 < pre: the first pixel waits in the FIFO, FO = max(31,
+  //          1 + 31 - 19) = 31, T = max(52, 1 + 52 - 19, 16 + 12) = 52.
+  //   wsink: A 31, FO = max(2, 31 + 2) = 33, T = max(17, 31 + 17, 52 + 2) = 54.
+  // dataflow = 54 = win's cycles + wsink's tail; sum = 16 + 52 + 17 = 85.
+  // (The former formula, fill in + cycles + fill out, said 1 + 52 + 2 = 55:
+  // it started the window only when the first pixel arrived, although the
+  // window spends 19 cycles before it needs one.)
+  // WIN: remark: graph: dataflow=54 sum=85 bottleneck=52 dsp=0 bram18k=0 (fifo 0) path=@win -> @wsink
+  // WIN: remark: node @wsrc: arrival=0 first=1 cycles=16 finish=16
+  // WIN: remark: node @win: arrival=1 first=31 cycles=52 finish=52
+  // WIN: remark: node @wsink: arrival=31 first=33 cycles=17 finish=54
+  dfg.process @wsrc(%out: !dfg.out<i8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    scf.for %i = %c0 to %c16 step %c1 {
+      %v = arith.index_cast %i : index to i8
+      dfg.push %v, %out : !dfg.out<i8>
+    } {ming.pipeline_ii = 1 : i64}
+  }
+  dfg.process @win(%in: !dfg.in<i8>, %out: !dfg.out<i8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c5 = arith.constant 5 : index
+    %c6 = arith.constant 6 : index
+    %z = arith.constant 0 : i8
+    %line = memref.alloca() : memref<2x6xi8>
+    scf.for %r = %c0 to %c2 step %c1 {
+      scf.for %c = %c0 to %c6 step %c1 {
+        memref.store %z, %line[%r, %c] : memref<2x6xi8>
+      } {ming.pipeline_ii = 1 : i64}
+    }
+    scf.for %r = %c0 to %c6 step %c1 {
+      scf.for %c = %c0 to %c6 step %c1 {
+        %r1 = arith.cmpi sge, %r, %c1 : index
+        %r2 = arith.cmpi slt, %r, %c5 : index
+        %c1b = arith.cmpi sge, %c, %c1 : index
+        %c2b = arith.cmpi slt, %c, %c5 : index
+        %a = arith.andi %r1, %r2 : i1
+        %b = arith.andi %c1b, %c2b : i1
+        %inside = arith.andi %a, %b : i1
+        %x = scf.if %inside -> (i8) {
+          %p = dfg.pull %in : !dfg.in<i8>
+          scf.yield %p : i8
+        } else {
+          scf.yield %z : i8
+        }
+        %y = memref.load %line[%c0, %c] : memref<2x6xi8>
+        memref.store %x, %line[%c1, %c] : memref<2x6xi8>
+        %o1 = arith.cmpi sge, %r, %c2 : index
+        %o2 = arith.cmpi sge, %c, %c2 : index
+        %full = arith.andi %o1, %o2 : i1
+        scf.if %full {
+          %s = arith.addi %x, %y : i8
+          dfg.push %s, %out : !dfg.out<i8>
+        }
+      } {ming.pipeline_ii = 1 : i64}
+    }
+  }
+  dfg.process @wsink(%in: !dfg.in<i8>, %mem: memref<16xi8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    scf.for %i = %c0 to %c16 step %c1 {
+      %x = dfg.pull %in : !dfg.in<i8>
+      memref.store %x, %mem[%i] : memref<16xi8>
+    } {ming.pipeline_ii = 1 : i64}
+  }
+  dfg.graph @windowed(%mem: memref<16xi8>) {
+    %w0, %r0 = dfg.channel<i8, lanes = 1, depth = 2>
+    %w1, %r1 = dfg.channel<i8, lanes = 1, depth = 2>
+    dfg.instantiate @wsrc(%w0) : !dfg.out<i8>
+    dfg.instantiate @win(%r0, %w1) : !dfg.in<i8>, !dfg.out<i8>
+    dfg.instantiate @wsink(%r1, %mem) : !dfg.in<i8>, memref<16xi8>
   }
 }

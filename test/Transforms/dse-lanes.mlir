@@ -11,11 +11,13 @@
 
 // Four lanes end to end; the loops unrolled so that each iteration moves a
 // multiple of four elements (16 per iteration at II 4 saves relu's fill).
+// relu pulls at once (pre 0); its last slot issues at 12 and its last word
+// (copies 12..15) is read by copy 12, at 12 + 12 * 4 / 16 = 15: tail 1.
 // FOUR-LABEL: dfg.process @load(%{{.*}}: memref<64xi8>, %{{.*}}: !dfg.out<i8, lanes = 4>)
 // FOUR:       } {{{.*}}ming.pipeline_ii = 1 : i64, ming.unroll = 8 : i64}
 // FOUR-LABEL: dfg.process @relu(%{{.*}}: !dfg.in<i8, lanes = 4>, %{{.*}}: !dfg.out<i8, lanes = 4>)
 // FOUR-SAME:  ming.dse.cycles = 16 : i64
-// FOUR-SAME:  ming.dse.ii = 4 : i64, ming.dse.unroll = {L0 = 16 : i64}
+// FOUR-SAME:  ming.dse.ii = 4 : i64, ming.dse.pre = 0 : i64, ming.dse.tail = 1 : i64, ming.dse.unroll = {L0 = 16 : i64}
 // FOUR:       dfg.pull %{{.*}} : !dfg.in<i8, lanes = 4>
 // FOUR:       } {{{.*}}ming.pipeline_ii = 1 : i64, ming.unroll = 16 : i64}
 // FOUR-LABEL: dfg.process @store(%{{.*}}: !dfg.in<i8, lanes = 4>, %{{.*}}: memref<64xi8>)

@@ -134,6 +134,12 @@ struct BufferCost {
 struct ProcessCost {
   int64_t cycles = 0;       // start to end, inputs and outputs never stalling
   int64_t firstOutput = 0;  // start to first push (sink: first external store)
+  /// Start to the first dfg.pull (line-buffer initialisation, padded rows and
+  /// columns before the first real pixel); 0 without pulls.
+  int64_t pre = 0;
+  /// The last dfg.pull to the end (the last padded rows/columns of a window,
+  /// a matmul's last row, the pipeline depth); 0 without pulls.
+  int64_t tail = 0;
   int64_t dsp = 0, bram18k = 0;
   llvm::SmallVector<LoopCost> loops;     // by id
   llvm::SmallVector<BufferCost> buffers;
@@ -194,21 +200,25 @@ struct ChannelCost {
 struct NodeCost {
   dfg::InstantiateOp op;
   std::string callee;
-  int64_t cycles = 0, firstOutput = 0, dsp = 0, bram18k = 0;
-  int64_t before = 0, after = 0;  // longest sums of first-output latencies upstream/downstream
+  int64_t cycles = 0, firstOutput = 0, pre = 0, tail = 0, dsp = 0, bram18k = 0;
+  /// Absolute times (every process starts at 0, docs/cost-model.md "Graph
+  /// latency"): first input available, first output, finish.
+  int64_t arrival = 0, firstOut = 0, finish = 0;
 };
 
 struct GraphCost {
-  /// max over nodes b of (before_b + cycles_b + after_b): the bottleneck
-  /// runs its whole cycles once its first input arrives, and its last output
-  /// still has to cross every stage after it.
+  /// max over nodes of their finish: every process starts at 0, waits for
+  /// its first input after its `pre` cycles, and ends `tail` cycles after its
+  /// producers' last output at the earliest (docs/cost-model.md).
   int64_t dataflow = 0;
   int64_t sum = 0;          // the paper's objective: sum of node cycles
   int64_t bottleneck = 0;   // max node cycles
   int64_t dsp = 0, bram18k = 0, fifoBram18k = 0;
   std::vector<NodeCost> nodes;
   std::vector<ChannelCost> channels;
-  std::vector<unsigned> criticalPath;  // indices into nodes, source to sink
+  /// Indices into nodes, source to the node that finishes last: the chain of
+  /// first outputs and finishes that sets the dataflow latency.
+  std::vector<unsigned> criticalPath;
 };
 
 GraphCost estimateGraph(dfg::GraphOp graph,

@@ -33,6 +33,8 @@ struct Options {
 /// One configuration of a process instance and its cost.
 struct CandidateInfo {
   int64_t cycles = 0, fill = 0, dsp = 0, bram18k = 0;
+  /// Cycles before the first pull and after the last (cost::ProcessCost).
+  int64_t pre = 0, tail = 0;
   /// Lanes of the stream input ports and of the stream output ports, each in
   /// argument order (memref ports are not listed).
   std::vector<int64_t> lanesIn, lanesOut;
