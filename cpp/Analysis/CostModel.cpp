@@ -397,6 +397,10 @@ struct WalkSummary {
 struct WalkCache {
   std::map<std::pair<Operation *, int64_t>, WalkSummary> walks;
   llvm::DenseMap<Operation *, double> ifProbability;
+  /// Whether a block reaches an event (push or pull mode) for given values of
+  /// the induction variables around it: the first/last event searches try
+  /// the same iterations under every configuration.
+  std::map<std::tuple<Block *, bool, std::vector<std::pair<void *, int64_t>>>, bool> reaches;
 };
 
 struct ResolvedLoop {
@@ -439,6 +443,7 @@ private:
   std::optional<int64_t> findFirst(Block &block, Known &known, int64_t t);
   std::optional<int64_t> findLast(Block &block, Known &known, int64_t t);
   bool reaches(Block &block, Known &known);
+  bool searchReaches(Block &block, Known &known);
   bool isEvent(Operation &op) const {
     return pullMode ? isa<dfg::PullOp>(op) : isa<dfg::PushOp, memref::StoreOp>(op);
   }
@@ -1108,8 +1113,11 @@ double ProcessModel::countIfProbability(scf::IfOp op) {
       work.push_back(o);
   }
   int64_t total = 1;
-  for (scf::ForOp l : loops)
-    total *= std::max<int64_t>(1, loopBounds(l).trip);
+  SmallVector<Bounds> bounds;
+  for (scf::ForOp l : loops) {
+    bounds.push_back(loopBounds(l));
+    total *= std::max<int64_t>(1, bounds.back().trip);
+  }
   if (total > enumBudget)
     return 1.0;
   enumBudget -= total;
@@ -1117,8 +1125,7 @@ double ProcessModel::countIfProbability(scf::IfOp op) {
   Known known;
   for (int64_t n = 0; n < total; ++n) {
     int64_t rest = n;
-    for (scf::ForOp l : loops) {
-      Bounds b = loopBounds(l);
+    for (auto [l, b] : llvm::zip(loops, bounds)) {
       known[l.getInductionVar()] = b.lb + (rest % std::max<int64_t>(1, b.trip)) * b.step;
       rest /= std::max<int64_t>(1, b.trip);
     }
@@ -1164,6 +1171,23 @@ int64_t ProcessModel::seqBlock(Block &block) {
 //===----------------------------------------------------------------------===//
 
 bool ProcessModel::reaches(Block &block, Known &known) {
+  if (!cache)
+    return searchReaches(block, known);
+  std::vector<std::pair<void *, int64_t>> ivs;
+  for (auto &[v, x] : known)
+    ivs.push_back({v.getAsOpaquePointer(), x});
+  llvm::sort(ivs);
+  auto key = std::make_tuple(&block, pullMode, std::move(ivs));
+  if (auto it = cache->reaches.find(key); it != cache->reaches.end())
+    return it->second;
+  int64_t budget = enumBudget;
+  bool r = searchReaches(block, known);
+  if (enumBudget >= 0 || budget < 0) // an answer cut short by the budget is not kept
+    cache->reaches.emplace(std::move(key), r);
+  return r;
+}
+
+bool ProcessModel::searchReaches(Block &block, Known &known) {
   for (Operation &op : block.without_terminator()) {
     if (!events->contains(&op))
       continue;
@@ -1449,13 +1473,18 @@ static SmallVector<int64_t> divisors(int64_t n) {
 
 std::vector<Candidate> enumerateConfigurations(dfg::ProcessOp process, const CostOptions &options,
                                                unsigned limit) {
+  Estimator estimator(process, options);
+  return enumerateConfigurations(estimator, limit);
+}
+
+std::vector<Candidate> enumerateConfigurations(Estimator &estimator, unsigned limit) {
+  dfg::ProcessOp process = estimator.getProcess();
   ProcessConfig base;
   base.autoPartition = true;
   for (unsigned a = 0; a < process.getNumArguments(); ++a)
     if (isa<dfg::InputType, dfg::OutputType>(process.getArgument(a).getType()))
       base.lanes[a] = 1;
-  WalkCache cache;
-  ProcessCost ref = estimateCached(process, base, options, cache);
+  ProcessCost ref = estimator.estimate(base);
   // The outermost pipelined loops and their unroll choices.
   SmallVector<std::pair<unsigned, SmallVector<int64_t>>> choices;
   for (const LoopCost &lc : ref.loops)
@@ -1470,7 +1499,7 @@ std::vector<Candidate> enumerateConfigurations(dfg::ProcessOp process, const Cos
     ProcessConfig cfg = base;
     for (auto [k, ch] : llvm::enumerate(choices))
       cfg.loops[ch.first].unroll = ch.second[pick[k]];
-    ProcessCost one = estimateCached(process, cfg, options, cache);
+    ProcessCost one = estimator.estimate(cfg);
     ++evaluated;
     // Lanes: divisors of each stream port's accesses per iteration.
     std::map<unsigned, int64_t> acc;
@@ -1490,7 +1519,7 @@ std::vector<Candidate> enumerateConfigurations(dfg::ProcessOp process, const Cos
       for (auto [k, ch] : llvm::enumerate(laneChoices))
         lcfg.lanes[ch.first] = ch.second[lp[k]];
       bool allOnes = llvm::all_of(lp, [](size_t v) { return v == 0; });
-      all.push_back({lcfg, allOnes ? one : estimateCached(process, lcfg, options, cache)});
+      all.push_back({lcfg, allOnes ? one : estimator.estimate(lcfg)});
       if (!allOnes)
         ++evaluated;
       size_t k = 0;

@@ -212,7 +212,8 @@ int64_t unrollProduct(const cost::ProcessConfig &cfg) {
 /// saves only pipeline fill would otherwise look free.
 std::vector<cost::Candidate> filterCandidates(dfg::ProcessOp process, const Options &options) {
   std::set<unsigned> fixed = fixedLanePorts(process);
-  std::vector<cost::Candidate> all = cost::enumerateConfigurations(process, {}, options.candidateLimit);
+  cost::Estimator estimator(process);
+  std::vector<cost::Candidate> all = cost::enumerateConfigurations(estimator, options.candidateLimit);
   // DSPs for cycles: every outer pipeline with DSPs at a requested II of 2, 4, 8, ...
   // (Vitis shares operators across the II), one lane, nothing unrolled.
   cost::ProcessConfig base;
@@ -220,7 +221,6 @@ std::vector<cost::Candidate> filterCandidates(dfg::ProcessOp process, const Opti
   for (unsigned a = 0; a < process.getNumArguments(); ++a)
     if (isa<dfg::InputType, dfg::OutputType>(process.getArgument(a).getType()))
       base.lanes[a] = 1;
-  cost::Estimator estimator(process);
   cost::ProcessCost ref = estimator.estimate(base);
   SmallVector<unsigned> withDsp;
   for (const cost::LoopCost &lc : ref.loops)

@@ -159,6 +159,7 @@ public:
   explicit Estimator(dfg::ProcessOp process, const CostOptions &options = {});
   ~Estimator();
   ProcessCost estimate(const ProcessConfig &config);
+  dfg::ProcessOp getProcess() const { return process; }
 
 private:
   struct Cache;
@@ -183,6 +184,9 @@ struct Candidate {
 std::vector<Candidate> enumerateConfigurations(dfg::ProcessOp process,
                                                const CostOptions &options = {},
                                                unsigned limit = 512);
+/// The same with the caller's estimator (its caches then serve later
+/// estimates of the same process too).
+std::vector<Candidate> enumerateConfigurations(Estimator &estimator, unsigned limit = 512);
 
 std::vector<Candidate> enumerateCandidates(dfg::ProcessOp process,
                                            const CostOptions &options = {},
