@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace ming {
 #define GEN_PASS_DEF_CONVERTLINALGTODFG
@@ -50,22 +51,89 @@ bool isStatic(Type t) {
   return !shaped || shaped.hasStaticShape();
 }
 
-/// The one function to compile, or a diagnostic.
-FailureOr<func::FuncOp> theFunction(ModuleOp module) {
+/// Element types the generated C++ and its testbench carry.
+bool supportedElement(Type t) {
+  Type elem = getElementTypeOrSelf(t);
+  if (auto i = dyn_cast<IntegerType>(elem))
+    return i.isSignless() && i.getWidth() <= 64;
+  return elem.isF32() || elem.isF64() || elem.isIndex();
+}
+
+/// `name` made a C identifier no other symbol of `table` has: characters
+/// outside [A-Za-z0-9_] become '_', a leading digit gets "m_", a C++ keyword
+/// or a taken name a '_' suffix.
+std::string cIdentifier(StringRef name, SymbolTable &table) {
+  static const llvm::StringSet<> keywords = {
+      "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char",
+      "class", "const", "constexpr", "continue", "default", "delete", "do", "double", "else",
+      "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if",
+      "inline", "int", "long", "main", "mutable", "namespace", "new", "not", "nullptr",
+      "operator", "or", "private", "protected", "public", "register", "return", "short",
+      "signed", "sizeof", "static", "struct", "switch", "template", "this", "throw", "true",
+      "try", "typedef", "typename", "union", "unsigned", "using", "virtual", "void",
+      "volatile", "while", "xor"};
+  std::string out;
+  for (char c : name)
+    out += llvm::isAlnum(c) || c == '_' ? c : '_';
+  if (out.empty() || llvm::isDigit(out.front()))
+    out = "m_" + out;
+  while (keywords.contains(out) || (out != name && table.lookup(out)))
+    out += '_';
+  return out;
+}
+
+/// The function to compile (`top`, or the module's only one), or a
+/// diagnostic; the other functions are dropped.
+FailureOr<func::FuncOp> theFunction(ModuleOp module, StringRef top) {
+  SmallVector<func::FuncOp> defined;
+  for (auto f : module.getOps<func::FuncOp>())
+    if (!f.isExternal())
+      defined.push_back(f);
+  auto names = [&] {
+    std::string list;
+    for (func::FuncOp f : defined)
+      list += (list.empty() ? "'" : ", '") + f.getSymName().str() + "'";
+    return list;
+  };
   func::FuncOp found;
-  for (auto f : module.getOps<func::FuncOp>()) {
-    if (f.isExternal())
-      continue;
-    if (found) {
-      f.emitError("convert-linalg-to-dfg: a second function '")
-          << f.getSymName() << "': ming compiles one function ('" << found.getSymName()
-          << "'); inline or remove the others";
+  if (!top.empty()) {
+    for (func::FuncOp f : defined)
+      if (f.getSymName() == top)
+        found = f;
+    if (!found) {
+      InFlightDiagnostic diag = emitError(module.getLoc(), "convert-linalg-to-dfg: no function '")
+                                << top << "' to compile";
+      if (!defined.empty())
+        diag << "; the module defines " << names();
       return failure();
     }
-    found = f;
+  } else if (defined.size() > 1) {
+    defined[1].emitError("convert-linalg-to-dfg: several functions could be the top (")
+        << names() << "); choose one with --top";
+    return failure();
+  } else if (!defined.empty()) {
+    found = defined.front();
   }
   if (!found) {
-    module.emitError("convert-linalg-to-dfg: no function with a body to compile");
+    emitError(module.getLoc(), "convert-linalg-to-dfg: no function with a body to compile");
+    return failure();
+  }
+  WalkResult calls = found.walk([&](func::CallOp call) {
+    if (call.getCallee() != found.getSymName())
+      return WalkResult::advance();
+    call.emitError("convert-linalg-to-dfg: '")
+        << found.getSymName() << "' calls itself; recursion cannot become hardware";
+    return WalkResult::interrupt();
+  });
+  if (calls.wasInterrupted())
+    return failure();
+  for (func::FuncOp f : defined)
+    if (f != found)
+      f.erase();
+  if (llvm::none_of(found.getArgumentTypes(), [](Type t) { return isa<TensorType>(t); })) {
+    found.emitError("convert-linalg-to-dfg: '")
+        << found.getSymName()
+        << "' takes no tensor argument; a streaming design needs an input to stream";
     return failure();
   }
   if (!found.getBody().hasOneBlock()) {
@@ -80,6 +148,12 @@ FailureOr<func::FuncOp> theFunction(ModuleOp module) {
           << t;
       return failure();
     }
+    if (!supportedElement(t)) {
+      found.emitError("convert-linalg-to-dfg: '")
+          << found.getSymName() << "' has a " << t
+          << " argument or result; ming streams signless integers up to i64, f32 and f64";
+      return failure();
+    }
   }
   return found;
 }
@@ -89,11 +163,16 @@ LogicalResult normalise(func::FuncOp func) {
   IRRewriter rewriter(func.getContext());
   SmallVector<linalg::LinalgOp> named;
   for (Operation &op : func.getBody().front()) {
-    for (Type t : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
+    for (Type t : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes())) {
       if (!isStatic(t))
         return op.emitError("convert-linalg-to-dfg: '")
                << op.getName() << "' has a dynamic shape (" << t
                << "); ming streams static shapes only";
+      if (!supportedElement(t))
+        return op.emitError("convert-linalg-to-dfg: '")
+               << op.getName() << "' has elements of type " << getElementTypeOrSelf(t)
+               << "; ming streams signless integers up to i64, f32 and f64";
+    }
     if (isa<arith::ConstantOp, tensor::EmptyOp, tensor::PadOp, tensor::CollapseShapeOp,
             tensor::ExpandShapeOp, func::ReturnOp, linalg::GenericOp>(op))
       continue;
@@ -648,16 +727,23 @@ LogicalResult GraphBuilder::run() {
   // them for the lanes and pipelines it chooses).
   ming::cost::sizeForkFifos(graph);
 
-  // The graph takes the function's name.
+  // The graph takes the function's name, as a C identifier: it names the
+  // HLS top function, its files and its Tcl project.
+  std::string ident = cIdentifier(name, table);
+  if (ident != name)
+    func.emitRemark("convert-linalg-to-dfg: '")
+        << name << "' is not a C identifier; the design is named '" << ident << "'";
   func.erase();
-  graph.setSymName(name);
+  graph.setSymName(ident);
   return success();
 }
 
 struct ConvertLinalgToDfg : ming::impl::ConvertLinalgToDfgBase<ConvertLinalgToDfg> {
+  using ConvertLinalgToDfgBase::ConvertLinalgToDfgBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<func::FuncOp> func = theFunction(module);
+    FailureOr<func::FuncOp> func = theFunction(module, top);
     if (failed(func) || failed(normalise(*func))) {
       signalPassFailure();
       return;

@@ -8,7 +8,9 @@ include "mlir/Pass/PassBase.td"
 def ConvertLinalgToDfg : Pass<"convert-linalg-to-dfg", "mlir::ModuleOp"> {
   let summary = "Turn a function of linalg ops on tensors into a streaming dataflow graph";
   let description = [{
-    The one `func.func` of the module becomes a `dfg.graph` of the same name
+    The one `func.func` of the module (or the one named by `top`) becomes a
+    `dfg.graph` of the same name (made a C identifier: other characters
+    become `_`, a leading digit or a C++ keyword gets a prefix or suffix)
     whose memref arguments are the function's inputs followed by its results
     (`ming.num_inputs` says how many are inputs). Every linalg op becomes a
     `dfg.process` classified by the kernel analysis:
@@ -31,6 +33,11 @@ def ConvertLinalgToDfg : Pass<"convert-linalg-to-dfg", "mlir::ModuleOp"> {
     `memref.global` constants read by the process that uses them; an
     accumulator initialised by `linalg.fill` starts from the fill value.
   }];
+  let options = [
+    Option<"top", "top", "std::string", /*default=*/"\"\"",
+           "The function to compile when the module defines several (the others "
+           "are dropped); by default the module's only function">
+  ];
   let dependentDialects = ["ming::dfg::DfgDialect", "mlir::scf::SCFDialect",
                            "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
 }

@@ -45,7 +45,7 @@ func.func @loop(%x: tensor<4xf32>) -> tensor<4xf32> {
 func.func @first(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
-// expected-error @+1 {{a second function 'second': ming compiles one function ('first'); inline or remove the others}}
+// expected-error @+1 {{several functions could be the top ('first', 'second'); choose one with --top}}
 func.func @second(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
@@ -60,9 +60,52 @@ module {
 // -----
 
 func.func @call(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'func.call' is not supported}}
+  // expected-error @+1 {{'call' calls itself; recursion cannot become hardware}}
   %r = func.call @call(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func private @elsewhere(tensor<4xf32>) -> tensor<4xf32>
+func.func @calls(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'func.call' is not supported}}
+  %r = func.call @elsewhere(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'no_input' takes no tensor argument; a streaming design needs an input to stream}}
+func.func @no_input() -> tensor<4xf32> {
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'half' has a 'tensor<4xf16>' argument or result; ming streams signless integers up to i64, f32 and f64}}
+func.func @half(%x: tensor<4xf16>) -> tensor<4xf16> {
+  return %x : tensor<4xf16>
+}
+
+// -----
+
+func.func @wide(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'tensor.empty' has elements of type 'i128'; ming streams signless integers up to i64, f32 and f64}}
+  %e = tensor.empty() : tensor<4xi128>
+  %w = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<4xi32>) outs(%e : tensor<4xi128>) {
+  ^bb0(%a: i32, %o: i128):
+    %v = arith.extsi %a : i32 to i128
+    linalg.yield %v : i128
+  } -> tensor<4xi128>
+  %e2 = tensor.empty() : tensor<4xi32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%w : tensor<4xi128>) outs(%e2 : tensor<4xi32>) {
+  ^bb0(%a: i128, %o: i32):
+    %v = arith.trunci %a : i128 to i32
+    linalg.yield %v : i32
+  } -> tensor<4xi32>
+  return %r : tensor<4xi32>
 }
 
 // -----
@@ -141,7 +184,7 @@ func.func @payload(%x: tensor<4xf32>, %t: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-func.func @returns_constant() -> tensor<4xf32> {
+func.func @returns_constant(%x: tensor<4xf32>) -> tensor<4xf32> {
   %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
   // expected-error @+1 {{this value is not produced by a streaming layer}}
   return %c : tensor<4xf32>
