@@ -119,7 +119,7 @@ pub struct Cli {
     #[arg(long = "emit-hls-cpp")]
     pub emit_hls_cpp: bool,
 
-    /// Compile INPUT (linalg, dfg or emitHLS) into a Vitis HLS project in OUTDIR.
+    /// Compile INPUT (an ONNX model, torch/TOSA/linalg MLIR, dfg or emitHLS) into a Vitis HLS project in OUTDIR.
     #[arg(long = "hls", value_name = "OUTDIR")]
     pub hls: Option<String>,
 
@@ -471,17 +471,22 @@ fn simulate_request(cli: &Cli, pass_flags: bool) -> Result<(crate::board::Target
 /// why) when that fails or leaves no dfg.graph. `flag` names the request.
 fn dfg_module<'c>(context: &'c melior::Context, input: &str, flag: &str) -> Option<melior::ir::Module<'c>> {
     use crate::pipeline::{self, Level};
-    use melior::ir::operation::OperationLike;
-    let mut module = match crate::mlir::parse_input(context, input) {
+    let imported = match crate::frontend::import(input) {
+        Ok(i) => i,
+        Err(e) => {
+            log::error!("{e}");
+            return None;
+        }
+    };
+    let parsed = crate::hls::parse_imported(context, &imported);
+    imported.finish(parsed.is_ok());
+    let mut module = match parsed {
         Ok(module) => module,
         Err(e) => {
             log::error!("{e}");
             return None;
         }
     };
-    if !module.as_operation().verify() {
-        return None;
-    }
     if pipeline::level(&module) == Level::Linalg {
         if let Err(e) = pipeline::run(context, &mut module, pipeline::LINALG_TO_DFG) {
             log::error!("{e}");
@@ -594,9 +599,35 @@ fn emit_hls_cpp(cli: &Cli) -> i32 {
     }
 }
 
+/// mlir-opt mode. An ONNX model or torch-dialect MLIR (which only the
+/// importers read) is imported to linalg first; with no passes the imported
+/// linalg is printed.
 fn opt_main(cli: &Cli, passes: Vec<(String, String)>) -> i32 {
+    let imported = match crate::frontend::detect(&cli.input) {
+        Ok(crate::frontend::Kind::Onnx | crate::frontend::Kind::Torch) => match crate::frontend::import(&cli.input) {
+            Ok(i) => Some(i),
+            Err(e) => {
+                log::error!("{e}");
+                return 1;
+            }
+        },
+        Ok(_) => None,
+        Err(e) => {
+            log::error!("{e}");
+            return 1;
+        }
+    };
+    let input = imported.as_ref().map(|i| i.path.clone()).unwrap_or_else(|| cli.input.clone());
+    let status = opt_main_on(cli, &input, passes);
+    if let Some(i) = &imported {
+        i.finish(status == 0);
+    }
+    status
+}
+
+fn opt_main_on(cli: &Cli, input: &str, passes: Vec<(String, String)>) -> i32 {
     let request = ffi::OptRequest {
-        input: cli.input.clone(),
+        input: input.to_string(),
         output: cli.output.clone(),
         pass_pipeline: cli.pass_pipeline.clone().unwrap_or_default(),
         passes: passes
