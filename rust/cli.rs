@@ -611,11 +611,8 @@ fn opt_main(cli: &Cli, passes: Vec<(String, String)>) -> i32 {
                 return 1;
             }
         },
-        Ok(_) => None,
-        Err(e) => {
-            log::error!("{e}");
-            return 1;
-        }
+        // Unreadable input: MLIR's own message, as mlir-opt.
+        Ok(_) | Err(_) => None,
     };
     let input = imported.as_ref().map(|i| i.path.clone()).unwrap_or_else(|| cli.input.clone());
     let status = opt_main_on(cli, &input, passes);
