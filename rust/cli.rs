@@ -14,7 +14,7 @@ use clap::{ArgAction, CommandFactory, Parser};
     disable_help_flag = true
 )]
 pub struct Cli {
-    /// Input file, "-" for stdin.
+    /// Input file: MLIR (linalg, torch, TOSA, dfg, emitHLS) or an ONNX model; "-" for stdin (MLIR).
     #[arg(default_value = "-")]
     pub input: String,
 
