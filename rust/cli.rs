@@ -478,26 +478,22 @@ fn dfg_module<'c>(context: &'c melior::Context, input: &str, flag: &str) -> Opti
             return None;
         }
     };
-    let parsed = crate::hls::parse_imported(context, &imported);
-    imported.finish(parsed.is_ok());
-    let mut module = match parsed {
-        Ok(module) => module,
-        Err(e) => {
-            log::error!("{e}");
-            return None;
+    let lowered = (|| {
+        let mut module = crate::hls::parse_imported(context, &imported).map_err(|e| e.to_string())?;
+        if pipeline::level(&module) == Level::Linalg {
+            pipeline::run(context, &mut module, pipeline::LINALG_TO_DFG).map_err(|e| e.to_string())?;
         }
-    };
-    if pipeline::level(&module) == Level::Linalg {
-        if let Err(e) = pipeline::run(context, &mut module, pipeline::LINALG_TO_DFG) {
-            log::error!("{e}");
-            return None;
+        if pipeline::level(&module) != Level::Dfg {
+            return Err(format!("'{flag}' needs a module with a dfg.graph (or linalg to lower to one)"));
         }
+        Ok(module)
+    })();
+    if let Err(e) = &lowered {
+        log::error!("{e}");
     }
-    if pipeline::level(&module) != Level::Dfg {
-        log::error!("'{flag}' needs a module with a dfg.graph (or linalg to lower to one)");
-        return None;
-    }
-    Some(module)
+    // After the error: where the imported linalg its diagnostics name is kept.
+    imported.finish(lowered.is_ok());
+    lowered.ok()
 }
 
 /// `ming-opt INPUT --simulate [-o OUT]`: the flow up to the DSE, then the

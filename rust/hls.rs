@@ -79,7 +79,21 @@ impl From<ProjectError> for HlsError {
 
 /// Runs the flow; 0 on success, 1 with a diagnostic on any failure.
 pub fn run(request: &Request) -> i32 {
-    match flow(request) {
+    let imported = match frontend::import(&request.input) {
+        Ok(i) => i,
+        Err(e) => {
+            log::error!("{e}");
+            return 1;
+        }
+    };
+    let status = report_outcome(flow_from(request, &imported));
+    // After the error: where the imported linalg its diagnostics name is kept.
+    imported.finish(status == 0);
+    status
+}
+
+fn report_outcome(outcome: Result<PathBuf, HlsError>) -> i32 {
+    match outcome {
         Ok(dir) => {
             log::info!("wrote {}", dir.display());
             0
@@ -94,13 +108,6 @@ pub fn run(request: &Request) -> i32 {
             1
         }
     }
-}
-
-fn flow(request: &Request) -> Result<PathBuf, HlsError> {
-    let imported = frontend::import(&request.input).map_err(HlsError::Frontend)?;
-    let result = flow_from(request, &imported);
-    imported.finish(result.is_ok());
-    result
 }
 
 /// Parses the front end's output and runs its in-process rewrites (TOSA ->
