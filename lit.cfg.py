@@ -41,6 +41,15 @@ if shutil.which("dot"):
 venv_python = os.path.join(root, ".venv", "bin", "python")
 python = venv_python if os.access(venv_python, os.X_OK) else (shutil.which("python3") or "python3")
 config.substitutions.append(("%python", python))
+# PyTorch is not in scripts/requirements.txt (large): tests of the PyTorch path
+# say `REQUIRES: torch` and are UNSUPPORTED where the venv has no torch.
+import subprocess
+try:
+    if subprocess.run([python, "-c", "import importlib.util, sys; sys.exit(importlib.util.find_spec('torch') is None)"],
+                      capture_output=True, timeout=60).returncode == 0:
+        config.available_features.add("torch")
+except (OSError, subprocess.TimeoutExpired):
+    pass
 # Slow tests (e.g. the 224x224 end-to-end run) only with `lit-22 -D slow=1 test/`.
 if lit_config.params.get("slow", "0") not in ("", "0", "false", "no"):
     config.available_features.add("slow")

@@ -14,7 +14,7 @@ use clap::{ArgAction, CommandFactory, Parser};
     disable_help_flag = true
 )]
 pub struct Cli {
-    /// Input file, "-" for stdin.
+    /// Input file: MLIR (linalg, torch, TOSA, dfg, emitHLS) or an ONNX model; "-" for stdin (MLIR).
     #[arg(default_value = "-")]
     pub input: String,
 
@@ -119,7 +119,7 @@ pub struct Cli {
     #[arg(long = "emit-hls-cpp")]
     pub emit_hls_cpp: bool,
 
-    /// Compile INPUT (linalg, dfg or emitHLS) into a Vitis HLS project in OUTDIR.
+    /// Compile INPUT (an ONNX model, torch/TOSA/linalg MLIR, dfg or emitHLS) into a Vitis HLS project in OUTDIR.
     #[arg(long = "hls", value_name = "OUTDIR")]
     pub hls: Option<String>,
 
@@ -471,28 +471,29 @@ fn simulate_request(cli: &Cli, pass_flags: bool) -> Result<(crate::board::Target
 /// why) when that fails or leaves no dfg.graph. `flag` names the request.
 fn dfg_module<'c>(context: &'c melior::Context, input: &str, flag: &str) -> Option<melior::ir::Module<'c>> {
     use crate::pipeline::{self, Level};
-    use melior::ir::operation::OperationLike;
-    let mut module = match crate::mlir::parse_input(context, input) {
-        Ok(module) => module,
+    let imported = match crate::frontend::import(input) {
+        Ok(i) => i,
         Err(e) => {
             log::error!("{e}");
             return None;
         }
     };
-    if !module.as_operation().verify() {
-        return None;
-    }
-    if pipeline::level(&module) == Level::Linalg {
-        if let Err(e) = pipeline::run(context, &mut module, pipeline::LINALG_TO_DFG) {
-            log::error!("{e}");
-            return None;
+    let lowered = (|| {
+        let mut module = crate::hls::parse_imported(context, &imported).map_err(|e| e.to_string())?;
+        if pipeline::level(&module) == Level::Linalg {
+            pipeline::run(context, &mut module, pipeline::LINALG_TO_DFG).map_err(|e| e.to_string())?;
         }
+        if pipeline::level(&module) != Level::Dfg {
+            return Err(format!("'{flag}' needs a module with a dfg.graph (or linalg to lower to one)"));
+        }
+        Ok(module)
+    })();
+    if let Err(e) = &lowered {
+        log::error!("{e}");
     }
-    if pipeline::level(&module) != Level::Dfg {
-        log::error!("'{flag}' needs a module with a dfg.graph (or linalg to lower to one)");
-        return None;
-    }
-    Some(module)
+    // After the error: where the imported linalg its diagnostics name is kept.
+    imported.finish(lowered.is_ok());
+    lowered.ok()
 }
 
 /// `ming-opt INPUT --simulate [-o OUT]`: the flow up to the DSE, then the
@@ -594,9 +595,32 @@ fn emit_hls_cpp(cli: &Cli) -> i32 {
     }
 }
 
+/// mlir-opt mode. An ONNX model or torch-dialect MLIR (which only the
+/// importers read) is imported to linalg first; with no passes the imported
+/// linalg is printed.
 fn opt_main(cli: &Cli, passes: Vec<(String, String)>) -> i32 {
+    let imported = match crate::frontend::detect(&cli.input) {
+        Ok(crate::frontend::Kind::Onnx | crate::frontend::Kind::Torch) => match crate::frontend::import(&cli.input) {
+            Ok(i) => Some(i),
+            Err(e) => {
+                log::error!("{e}");
+                return 1;
+            }
+        },
+        // Unreadable input: MLIR's own message, as mlir-opt.
+        Ok(_) | Err(_) => None,
+    };
+    let input = imported.as_ref().map(|i| i.path.clone()).unwrap_or_else(|| cli.input.clone());
+    let status = opt_main_on(cli, &input, passes);
+    if let Some(i) = &imported {
+        i.finish(status == 0);
+    }
+    status
+}
+
+fn opt_main_on(cli: &Cli, input: &str, passes: Vec<(String, String)>) -> i32 {
     let request = ffi::OptRequest {
-        input: cli.input.clone(),
+        input: input.to_string(),
         output: cli.output.clone(),
         pass_pipeline: cli.pass_pipeline.clone().unwrap_or_default(),
         passes: passes

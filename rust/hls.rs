@@ -1,9 +1,10 @@
-//! `ming-opt INPUT --hls OUTDIR`: the whole flow from linalg (or dfg, or
-//! emitHLS) to a finished HLS project. Parse, lower what still needs
-//! lowering (pipeline.rs), take the graph for graph.dot and the report while
+//! `ming-opt INPUT --hls OUTDIR`: the whole flow from an ONNX model, torch,
+//! TOSA or linalg (or dfg, or emitHLS) to a finished HLS project. Import
+//! (frontend/), parse, lower what still needs lowering (pipeline.rs), take the graph for graph.dot and the report while
 //! the module is at the dfg level, translate to C++ and write the folder.
 use crate::board::Target;
 use crate::dse;
+use crate::frontend::{self, FrontendError, Imported};
 use crate::pipeline::{self, Level, PipelineError};
 use crate::project::{self, graph, report, top, Project, ProjectError};
 use crate::translate::{self, TranslateError};
@@ -25,6 +26,8 @@ pub struct Request {
 
 #[derive(Debug)]
 pub enum HlsError {
+    /// The front end could not bring the input to linalg (missing tool, importer failure).
+    Frontend(FrontendError),
     /// The input does not parse or verify (MLIR printed where).
     Input(String),
     /// A stage failed (its passes printed their located diagnostics).
@@ -46,6 +49,7 @@ impl fmt::Display for HlsError {
         match self {
             HlsError::Input(m) | HlsError::Stage(m) | HlsError::Design(m) | HlsError::Simulation(m) => f.write_str(m),
             HlsError::Pipeline(e) => write!(f, "{e}"),
+            HlsError::Frontend(e) => write!(f, "{e}"),
             HlsError::Dse(e) => write!(f, "{e}"),
             HlsError::Translate(e) => write!(f, "{e}"),
             HlsError::Project(e) => write!(f, "{e}"),
@@ -75,7 +79,21 @@ impl From<ProjectError> for HlsError {
 
 /// Runs the flow; 0 on success, 1 with a diagnostic on any failure.
 pub fn run(request: &Request) -> i32 {
-    match flow(request) {
+    let imported = match frontend::import(&request.input) {
+        Ok(i) => i,
+        Err(e) => {
+            log::error!("{e}");
+            return 1;
+        }
+    };
+    let status = report_outcome(flow_from(request, &imported));
+    // After the error: where the imported linalg its diagnostics name is kept.
+    imported.finish(status == 0);
+    status
+}
+
+fn report_outcome(outcome: Result<PathBuf, HlsError>) -> i32 {
+    match outcome {
         Ok(dir) => {
             log::info!("wrote {}", dir.display());
             0
@@ -92,13 +110,23 @@ pub fn run(request: &Request) -> i32 {
     }
 }
 
-fn flow(request: &Request) -> Result<PathBuf, HlsError> {
+/// Parses the front end's output and runs its in-process rewrites (TOSA ->
+/// linalg, later ones such as QDQ -> integer): a module at one of the flow's levels.
+pub fn parse_imported<'c>(context: &'c melior::Context, imported: &Imported) -> Result<melior::ir::Module<'c>, HlsError> {
+    let mut module = crate::mlir::parse_input(context, &imported.path).map_err(HlsError::Input)?;
+    if !module.as_operation().verify() {
+        return Err(HlsError::Input(format!("'{}' does not verify", imported.path)));
+    }
+    for rewrite in &imported.rewrites {
+        pipeline::run(context, &mut module, rewrite)?;
+    }
+    Ok(module)
+}
+
+fn flow_from(request: &Request, imported: &Imported) -> Result<PathBuf, HlsError> {
     let context = crate::mlir::context();
     crate::mlir::print_diagnostics(&context);
-    let mut module = crate::mlir::parse_input(&context, &request.input).map_err(HlsError::Input)?;
-    if !module.as_operation().verify() {
-        return Err(HlsError::Input(format!("'{}' does not verify", request.input)));
-    }
+    let mut module = parse_imported(&context, imported)?;
 
     if pipeline::level(&module) == Level::Linalg {
         pipeline::run(&context, &mut module, pipeline::LINALG_TO_DFG)?;
@@ -132,9 +160,9 @@ fn flow(request: &Request) -> Result<PathBuf, HlsError> {
         None => graph::from_emithls(&module, &top_op, top.num_inputs).map_err(HlsError::Design)?,
     };
     let signature = translate::signature(&top_op)?;
-    let cpp = translate::emit_cpp(&module)?;
+    let (cpp, weights) = translate::emit_cpp_with_weights(&module, &top.name)?;
     log::debug!("top '{}': {} input(s), {} output(s)", top.name, top.num_inputs, top.args.len() - top.num_inputs);
-    let project = Project { top: &top, cpp: &cpp, top_signature: &signature, graph: &graph, target: &request.target, figures: &figures };
+    let project = Project { top: &top, cpp: &cpp, weights: weights.as_deref(), top_signature: &signature, graph: &graph, target: &request.target, figures: &figures };
     Ok(project::write(Path::new(&request.outdir), &project)?)
 }
 

@@ -5,6 +5,7 @@ pub mod board;
 pub mod bridge;
 pub mod cli;
 pub mod dse;
+pub mod frontend;
 pub mod hls;
 pub mod logger;
 pub mod mlir;

@@ -9,7 +9,8 @@ static arrays of the `<top>.cpp` files, not the testbench; or every `emitHLS.arr
 op of an .mlir file) must be a line/row/window buffer or a weight ROM:
   - the two designs declare the same arrays (matched by function and name, else by
     order);
-  - a ROM (a `static const` array with an initialiser, `emitHLS.array rom`) has the
+  - a ROM (a `static const` or `extern const` array with an initialiser, as in
+    `<top>_weights.cpp`, or an `emitHLS.array rom`) has the
     same size in both designs;
   - every other array of the large design has at most large/small (224/32 = 7)
     times the elements of its counterpart (a line buffer grows with the width only);
@@ -24,7 +25,7 @@ import re
 import sys
 
 CPP_DECL = re.compile(
-    r"^\s*(?P<static>static\s+)?(?P<const>const\s+)?(?P<type>(?:[A-Za-z_][\w:]*)(?:\s*<[^;=(){}]*?>)?)\s+"
+    r"^\s*(?P<extern>extern\s+)?(?P<static>static\s+)?(?P<const>const\s+)?(?P<type>(?:[A-Za-z_][\w:]*)(?:\s*<[^;=(){}]*?>)?)\s+"
     r"(?P<name>[A-Za-z_]\w*)(?P<dims>(?:\s*\[\s*\d+\s*\])+)\s*(?P<end>=|;)")
 CPP_FUNC = re.compile(r"^[A-Za-z_][\w:<>,\s*&]*?\b(?P<name>[A-Za-z_]\w*)\s*\(")
 MLIR_ARRAY = re.compile(r"=\s*emitHLS\.array\b(?!<)(?P<rom>\s+rom)?[^:]*:\s*!emitHLS\.array<(?P<shape>(?:\d+x)+)(?P<elem>\w+)>")
@@ -58,6 +59,9 @@ def arrays_of_cpp(path):
                 if m and not code.rstrip().endswith(";"):
                     pending = m.group("name")
             m = CPP_DECL.match(code)
+            # `extern const T w[..];` only declares a ROM of <top>_weights.cpp, where it is counted.
+            if m and m.group("extern") and m.group("end") == ";":
+                m = None
             if m and m.group("type") not in ("return", "delete", "else", "case", "goto", "using", "typedef"):
                 dims = [int(d) for d in re.findall(r"\d+", m.group("dims"))]
                 rom = bool(m.group("const")) and m.group("end") == "="

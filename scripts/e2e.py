@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """End-to-end check of one kernel through ming's whole flow.
 
-  e2e.py KERNEL.mlir --work DIR [--ming-opt PATH] [--seed N] [--keep]
+  e2e.py KERNEL.mlir --work DIR [--ming-opt PATH] [--seed N] [--keep] [--reference-kernel REF.mlir]
 
 Steps (each failure names its step, command and output, and exits non-zero):
   1. parse the kernel's func.func signature (tensor args and results)
   2. make deterministic inputs (integers uniform over the full i8 range, floats
      uniform in [-1, 1)) and write them to DIR/in<i>.bin
   3. compute the reference outputs by running the ORIGINAL linalg with upstream
-     MLIR (scripts/mlir_reference.py: mlir-opt-22 lowering + mlir-runner)
+     MLIR (scripts/mlir_reference.py: mlir-opt-22 lowering + mlir-runner); with
+     --reference-kernel, that linalg instead (for input ming-opt lowers itself,
+     e.g. TOSA, whose linalg form mlir-opt-22 made)
   4. ming-opt KERNEL.mlir --hls DIR/prj
   5. copy inputs and references to DIR/prj/data/in<i>.bin and ref<j>.bin
   6. make -C DIR/prj csim CXXFLAGS_EXTRA=-Werror (the testbench prints PASS/FAIL)
@@ -103,6 +105,7 @@ def main(argv=None):
                     help="ming-opt command (default: ming-opt from PATH); may carry extra arguments")
     ap.add_argument("--seed", type=int, default=0, help="seed of the input generator (default 0)")
     ap.add_argument("--keep", action="store_true", help="keep the HLS project after a PASS")
+    ap.add_argument("--reference-kernel", help="linalg MLIR the reference runs (default: KERNEL)")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per step (default 1800)")
     a = ap.parse_args(argv)
 
@@ -119,7 +122,7 @@ def main(argv=None):
         step = "parse kernel"
         t0 = time.time()
         try:
-            kernel = R.parse_kernel(a.kernel)
+            kernel = R.parse_kernel(a.reference_kernel or a.kernel)
         except R.ReferenceError as e:
             raise StepFailure(step, str(e))
         print(f"e2e: {name}: {kernel.signature()}", flush=True)

@@ -10,6 +10,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
@@ -28,6 +29,8 @@ namespace {
 void initializeOnce() {
   static bool done = [] {
     registerAllPasses();
+    // Not part of registerAllPasses: the front end lowers TOSA input with it.
+    tosa::registerTosaToLinalgPipelines();
     ming::registerPasses();
     registerAsmPrinterCLOptions();
     registerMLIRContextCLOptions();

@@ -32,8 +32,10 @@ pub const FINGERPRINT: &[&str] = &["report.json", "run_hls.tcl"];
 /// Everything the folder is made from.
 pub struct Project<'a> {
     pub top: &'a Top,
-    /// The whole kernel translation unit.
+    /// The kernel translation unit.
     pub cpp: &'a str,
+    /// `<top>_weights.cpp`: the ROM initialisers, when the kernel has ROMs.
+    pub weights: Option<&'a str>,
     /// The C++ prototype of the top function.
     pub top_signature: &'a str,
     pub graph: &'a Graph,
@@ -83,13 +85,16 @@ pub fn write(outdir: &Path, p: &Project) -> Result<PathBuf, ProjectError> {
     let tb = testbench::render(p.top, &format!("{name}.h")).map_err(ProjectError::Testbench)?;
     let stage = Staging::new(outdir, FINGERPRINT)?;
     stage.write(&format!("{name}.cpp"), p.cpp)?;
+    if let Some(weights) = p.weights {
+        stage.write(&format!("{name}_weights.cpp"), weights)?;
+    }
     stage.write(&format!("{name}.h"), header(name, p.top_signature))?;
     stage.write(&format!("{name}_tb.cpp"), tb)?;
     for (file, text) in HEADERS {
         stage.write(&format!("include/{file}"), text)?;
     }
-    stage.write("Makefile", makefile::render(name))?;
-    stage.write("run_hls.tcl", tcl::render(name, p.target))?;
+    stage.write("Makefile", makefile::render(name, p.weights.is_some()))?;
+    stage.write("run_hls.tcl", tcl::render(name, p.target, p.weights.is_some()))?;
     stage.write("report.json", report::json(name, p.target, p.graph, p.figures).pretty())?;
     stage.write("report.md", report::markdown(name, p.target, p.graph, p.figures))?;
     stage.write("graph.dot", dot::render(p.graph))?;

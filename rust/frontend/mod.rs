@@ -1,0 +1,347 @@
+//! The front end: whatever INPUT is (an ONNX model, MLIR in the torch
+//! dialect, TOSA, or linalg on tensors), bring it to linalg on tensors, the
+//! form `--hls`, `--dse` and `--simulate` start from.
+//!
+//! | input | how it is recognised | what runs |
+//! |---|---|---|
+//! | ONNX model | `.onnx` extension, or protobuf bytes that are not MLIR | `iree-import-onnx`, then `iree-opt` (torch pipelines) |
+//! | torch dialect | `.mlir` whose ops or types are `torch.*` | `iree-opt` (torch pipelines) |
+//! | TOSA | `.mlir` with `tosa.*` ops | `tosa-to-linalg-pipeline`, in process |
+//! | linalg, dfg, emitHLS | anything else | nothing |
+//!
+//! The torch pipelines are those of IREE's own ONNX flow:
+//! `torch-onnx-to-torch-backend-pipeline,torch-backend-to-linalg-on-tensors-backend-pipeline`.
+//! The external tools are found by `tools::find` (MING_PYTHON_TOOLS, the
+//! checkout's `.venv`, PATH). Imports are written to a scratch directory that
+//! is removed when the flow succeeds and kept (and named) when it fails.
+//!
+//! Later rewrites of the imported linalg (e.g. a `--quantized` pass turning
+//! QDQ float arithmetic into integer hardware) belong in `Imported::rewrites`:
+//! in-process pipelines run on the linalg module before stage A.
+pub mod tools;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What kind of input a file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Onnx,
+    Torch,
+    Tosa,
+    /// linalg on tensors, or already dfg / emitHLS: the flow's own levels.
+    Mlir,
+}
+
+impl Kind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kind::Onnx => "an ONNX model",
+            Kind::Torch => "MLIR in the torch dialect",
+            Kind::Tosa => "MLIR in the TOSA dialect",
+            Kind::Mlir => "MLIR",
+        }
+    }
+}
+
+/// The upstream pipeline that brings TOSA to linalg on tensors (tosa.const
+/// is left for tosa-to-arith).
+pub const TOSA_TO_LINALG: &str = "builtin.module(tosa-to-linalg-pipeline,func.func(tosa-to-arith))";
+
+/// The pipelines iree-opt runs on torch-dialect MLIR (ONNX ops included).
+pub const TORCH_TO_LINALG: &str =
+    "builtin.module(torch-onnx-to-torch-backend-pipeline,torch-backend-to-linalg-on-tensors-backend-pipeline)";
+
+#[derive(Debug)]
+pub enum FrontendError {
+    /// An external tool is neither in MING_PYTHON_TOOLS, the venv nor on PATH.
+    MissingTool(tools::Missing),
+    /// The input cannot be read.
+    Input(String),
+    /// An importer ran and failed: its stderr, summarised.
+    Import { tool: String, input: String, status: String, stderr: String, kept: Option<PathBuf> },
+}
+
+impl fmt::Display for FrontendError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            FrontendError::MissingTool(m) => write!(f, "{m}"),
+            FrontendError::Input(m) => f.write_str(m),
+            FrontendError::Import { tool, input, status, stderr, kept } => {
+                write!(f, "'{tool}' failed on '{input}' ({status})")?;
+                let summary = summarise(stderr);
+                if !summary.is_empty() {
+                    write!(f, ":\n{summary}")?;
+                }
+                if let Some(dir) = kept {
+                    write!(f, "\n(the import so far is kept in {})", dir.display())?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for FrontendError {}
+
+/// The last lines of an importer's stderr that say something (Python
+/// tracebacks end with the exception; MLIR prints `error:` lines).
+pub fn summarise(stderr: &str) -> String {
+    const LINES: usize = 12;
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    let errors: Vec<&str> = lines.iter().copied().filter(|l| l.contains("error:") || l.contains("Error")).collect();
+    let chosen = if errors.is_empty() { &lines[..] } else { &errors[..] };
+    let start = chosen.len().saturating_sub(LINES);
+    let mut out: Vec<String> = chosen[start..].iter().map(|l| format!("  {}", truncate(l, 400))).collect();
+    if start > 0 {
+        out.insert(0, format!("  ... ({start} lines before)"));
+    }
+    out.join("\n")
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        format!("{}...", s.chars().take(n).collect::<String>())
+    }
+}
+
+/// The kind of `path` from its name and content. `-` (stdin) is MLIR.
+pub fn detect(path: &str) -> Result<Kind, FrontendError> {
+    if path == "-" {
+        return Ok(Kind::Mlir);
+    }
+    let bytes = std::fs::read(path).map_err(|e| FrontendError::Input(format!("cannot open '{path}': {e}")))?;
+    Ok(detect_bytes(Path::new(path), &bytes))
+}
+
+/// MLIR bytecode starts with these bytes.
+const MLIR_BYTECODE_MAGIC: &[u8] = b"ML\xefR";
+
+pub fn detect_bytes(path: &Path, bytes: &[u8]) -> Kind {
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    if ext.as_deref() == Some("onnx") {
+        return Kind::Onnx;
+    }
+    if bytes.starts_with(MLIR_BYTECODE_MAGIC) {
+        return Kind::Mlir;
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        // A ModelProto starts with field 1 (ir_version, varint): byte 0x08.
+        return if bytes.first() == Some(&0x08) { Kind::Onnx } else { Kind::Mlir };
+    };
+    mlir_dialect(text)
+}
+
+/// The dialect that decides how MLIR text is lowered: torch ops or types
+/// (`torch.operator`, `torch.aten.*`, `!torch.vtensor`) win over TOSA ops
+/// (`tosa.conv2d`), anything else is the flow's own. Comments are skipped.
+pub fn mlir_dialect(text: &str) -> Kind {
+    let mut tosa = false;
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        if has_word_prefix(code, "torch.") {
+            return Kind::Torch;
+        }
+        tosa = tosa || has_word_prefix(code, "tosa.");
+    }
+    if tosa {
+        Kind::Tosa
+    } else {
+        Kind::Mlir
+    }
+}
+
+/// Whether `prefix` occurs in `code` at the start of a name (not inside a
+/// longer identifier, string or attribute name such as `ming.tosa.x`).
+fn has_word_prefix(code: &str, prefix: &str) -> bool {
+    let bytes = code.as_bytes();
+    let mut from = 0;
+    while let Some(i) = code[from..].find(prefix) {
+        let at = from + i;
+        let before = if at == 0 { b' ' } else { bytes[at - 1] };
+        let inside_name = before.is_ascii_alphanumeric() || matches!(before, b'_' | b'.' | b'$' | b'"');
+        if !inside_name {
+            return true;
+        }
+        from = at + prefix.len();
+    }
+    false
+}
+
+/// The input of the flow after the front end.
+#[derive(Debug)]
+pub struct Imported {
+    pub kind: Kind,
+    /// The file the flow parses: the input itself, or the import's linalg.
+    pub path: String,
+    /// In-process pipelines to run on the parsed module before stage A
+    /// (TOSA -> linalg; the slot for later rewrites such as `--quantized`).
+    pub rewrites: Vec<&'static str>,
+    /// The scratch directory of an import, removed by `finish`.
+    scratch: Option<PathBuf>,
+}
+
+impl Imported {
+    /// Removes the scratch directory after success; after a failure keeps it
+    /// and says where, so the imported linalg named in diagnostics can be read.
+    pub fn finish(&self, ok: bool) {
+        let Some(dir) = &self.scratch else { return };
+        if ok && std::env::var_os("MING_KEEP_IMPORT").is_none() {
+            let _ = std::fs::remove_dir_all(dir);
+        } else {
+            eprintln!("ming-opt: note: the linalg imported from the {} is kept in {}", self.kind.describe_short(), self.path);
+        }
+    }
+}
+
+impl Kind {
+    fn describe_short(self) -> &'static str {
+        match self {
+            Kind::Onnx => "ONNX model",
+            Kind::Torch => "torch MLIR",
+            Kind::Tosa => "TOSA MLIR",
+            Kind::Mlir => "MLIR",
+        }
+    }
+}
+
+/// Brings `input` to a form the flow parses: runs the importers for ONNX
+/// and torch input (into a scratch directory), schedules tosa-to-linalg for
+/// TOSA, passes everything else through.
+pub fn import(input: &str) -> Result<Imported, FrontendError> {
+    let kind = detect(input)?;
+    log::info!("input '{input}' is {}", kind.describe());
+    match kind {
+        Kind::Mlir => Ok(Imported { kind, path: input.to_string(), rewrites: Vec::new(), scratch: None }),
+        Kind::Tosa => Ok(Imported { kind, path: input.to_string(), rewrites: vec![TOSA_TO_LINALG], scratch: None }),
+        Kind::Onnx | Kind::Torch => {
+            // Both tools are looked up before anything runs.
+            let import_onnx = if kind == Kind::Onnx { Some(tools::find("iree-import-onnx").map_err(FrontendError::MissingTool)?) } else { None };
+            let iree_opt = tools::find("iree-opt").map_err(FrontendError::MissingTool)?;
+            let scratch = scratch_dir().map_err(|e| FrontendError::Input(format!("cannot create a scratch directory: {e}")))?;
+            let stem = Path::new(input).file_stem().and_then(|s| s.to_str()).unwrap_or("model").to_string();
+            let result = (|| {
+                let torch = match &import_onnx {
+                    Some(tool) => {
+                        let out = scratch.join(format!("{stem}.torch.mlir"));
+                        run_tool(tool, &[input.as_ref(), "-o".as_ref(), out.as_os_str()], input, &scratch)?;
+                        out
+                    }
+                    None => PathBuf::from(input),
+                };
+                let linalg = scratch.join(format!("{stem}.linalg.mlir"));
+                let pipeline = format!("--pass-pipeline={TORCH_TO_LINALG}");
+                run_tool(&iree_opt, &[torch.as_os_str(), pipeline.as_ref(), "-o".as_ref(), linalg.as_os_str()], input, &scratch)?;
+                Ok(linalg)
+            })();
+            match result {
+                Ok(linalg) => Ok(Imported {
+                    kind,
+                    path: linalg.to_string_lossy().into_owned(),
+                    rewrites: Vec::new(),
+                    scratch: Some(scratch),
+                }),
+                Err(mut e) => {
+                    // Nothing useful written (the first tool failed, or
+                    // left an empty output): nothing to keep.
+                    let empty = std::fs::read_dir(&scratch)
+                        .map(|d| d.flatten().all(|e| e.metadata().map(|m| m.len() == 0).unwrap_or(true)))
+                        .unwrap_or(true);
+                    if empty {
+                        let _ = std::fs::remove_dir_all(&scratch);
+                        if let FrontendError::Import { kept, .. } = &mut e {
+                            *kept = None;
+                        }
+                    }
+                    Err(e)
+                }
+            }
+        }
+    }
+}
+
+/// A fresh directory under the temporary directory for one import.
+fn scratch_dir() -> std::io::Result<PathBuf> {
+    let base = std::env::temp_dir();
+    let pid = std::process::id();
+    for n in 0..1000u32 {
+        let dir = base.join(format!("ming-import-{pid}-{n}"));
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other("no free name for a scratch directory"))
+}
+
+/// Runs one importer; a failure carries its stderr and keeps `scratch`.
+fn run_tool(tool: &Path, args: &[&std::ffi::OsStr], input: &str, scratch: &Path) -> Result<(), FrontendError> {
+    let name = tool.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
+    log::info!("running {} {}", tool.display(), args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" "));
+    let started = std::time::Instant::now();
+    let output = Command::new(tool).args(args).output().map_err(|e| FrontendError::Import {
+        tool: name.clone(),
+        input: input.to_string(),
+        status: format!("cannot run {}: {e}", tool.display()),
+        stderr: String::new(),
+        kept: None,
+    })?;
+    log::info!("{name}: {:.2} s", started.elapsed().as_secs_f64());
+    if output.status.success() {
+        return Ok(());
+    }
+    let status = match output.status.code() {
+        Some(c) => format!("exit status {c}"),
+        None => "killed by a signal".to_string(),
+    };
+    Err(FrontendError::Import {
+        tool: name,
+        input: input.to_string(),
+        status,
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        kept: Some(scratch.to_path_buf()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_by_name_and_content() {
+        let p = Path::new;
+        assert_eq!(detect_bytes(p("m.onnx"), b""), Kind::Onnx);
+        assert_eq!(detect_bytes(p("m.ONNX"), b"x"), Kind::Onnx);
+        // Protobuf bytes under another name.
+        assert_eq!(detect_bytes(p("model.bin"), b"\x08\x08\x12\x04\xff\xfe"), Kind::Onnx);
+        assert_eq!(detect_bytes(p("m.mlirbc"), b"ML\xefR\x00"), Kind::Mlir);
+        assert_eq!(detect_bytes(p("m.mlir"), b"func.func @f() { return }"), Kind::Mlir);
+    }
+
+    #[test]
+    fn dialects_of_mlir_text() {
+        let torch = "func.func @f(%a: !torch.vtensor<[1],f32>) -> !torch.vtensor<[1],f32> {\n  %0 = torch.operator \"onnx.Relu\"(%a) : (!torch.vtensor<[1],f32>) -> !torch.vtensor<[1],f32>\n  return %0 : !torch.vtensor<[1],f32>\n}";
+        assert_eq!(mlir_dialect(torch), Kind::Torch);
+        assert_eq!(mlir_dialect("%0 = torch.aten.relu %a : !torch.vtensor<[2],f32> -> !torch.vtensor<[2],f32>"), Kind::Torch);
+        assert_eq!(mlir_dialect("%0 = tosa.clamp %a {min_val = 0.0 : f32} : (tensor<2xf32>) -> tensor<2xf32>"), Kind::Tosa);
+        assert_eq!(mlir_dialect("%0 = linalg.generic {} // tosa.clamp in a comment"), Kind::Mlir);
+        // Names that only contain the prefix.
+        assert_eq!(mlir_dialect("%0 = arith.constant {ming.tosa.x, \"torch.y\"} 1 : i8"), Kind::Mlir);
+        assert_eq!(mlir_dialect("func.func @f() { %mytosa.x = arith.constant 0 : i8 }"), Kind::Mlir);
+    }
+
+    #[test]
+    fn importer_errors_are_summarised() {
+        let tb = "Traceback (most recent call last):\n  File \"x.py\", line 1\n\nonnx.onnx_cpp2py_export.checker.ValidationError: bad model\n";
+        assert_eq!(summarise(tb), "  onnx.onnx_cpp2py_export.checker.ValidationError: bad model");
+        let mlir = "m.mlir:3:5: error: failed to legalize operation 'torch.operator'\nm.mlir:3:5: note: see current operation: ...\n";
+        assert_eq!(summarise(mlir), "  m.mlir:3:5: error: failed to legalize operation 'torch.operator'");
+        let many: String = (0..20).map(|i| format!("line {i}\n")).collect();
+        let s = summarise(&many);
+        assert!(s.starts_with("  ... (8 lines before)\n  line 8"), "{s}");
+    }
+}

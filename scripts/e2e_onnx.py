@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""End-to-end check of one ONNX model through ming's whole flow, against onnxruntime.
+
+  e2e_onnx.py MODEL.onnx --work DIR [--ming-opt PATH] [--seed N] [--keep]
+              [--rtol R] [--atol A] [--int-tol N] [--ming-args '...']
+
+Steps (each failure names its step, command and output, and exits non-zero):
+  1. read the model's inputs and outputs (names, element types, static shapes)
+  2. make deterministic inputs (floats uniform in [-1, 1), integers uniform over
+     their type's range) and write them to DIR/in<i>.bin
+  3. run the model with onnxruntime (CPU, graph optimisations off) on them:
+     DIR/ref<j>.bin
+  4. ming-opt MODEL.onnx --hls DIR/prj (the front end imports it with IREE)
+  5. copy inputs and references to DIR/prj/data/in<i>.bin and ref<j>.bin
+  6. make -C DIR/prj csim CXXFLAGS_EXTRA=-Werror (the testbench compares too)
+  7. compare DIR/prj/data/out<j>.bin with the references here and print the
+     max error: floats |out - ref| <= rtol*|ref| + atol (default the
+     testbench's 1e-5, 1e-6), integers |out - ref| <= int-tol (default 0)
+Inputs and outputs of any element type the model has are handled the same way,
+so int8 QDQ models (integer or float at the boundary) run through unchanged; a
+quantised design that rounds differently from onnxruntime may be given
+--int-tol 1. Without --keep the HLS project is deleted after a PASS.
+"""
+import argparse
+import os
+import re
+import shlex
+import shutil
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import StepFailure, run_step, tail  # noqa: E402
+
+# ONNX element types the testbench's raw files can carry (TensorProto enum -> numpy).
+ONNX_TYPES = {1: np.float32, 2: np.uint8, 3: np.int8, 5: np.int16, 6: np.int32, 7: np.int64, 11: np.float64}
+
+
+class Tensor:
+    def __init__(self, name, dtype, shape):
+        self.name, self.dtype, self.shape = name, np.dtype(dtype), tuple(shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def text(self):
+        return f"{self.name}[{'x'.join(map(str, self.shape))}]{self.dtype.name}"
+
+
+def model_tensors(path):
+    """The graph inputs that are not initialisers, and the outputs, in order."""
+    import onnx
+    m = onnx.load(path)
+    inits = {i.name for i in m.graph.initializer}
+
+    def tensor(v):
+        t = v.type.tensor_type
+        if t.elem_type not in ONNX_TYPES:
+            raise StepFailure("read model", f"{v.name}: element type {t.elem_type} is not supported")
+        shape = []
+        for d in t.shape.dim:
+            if not d.HasField("dim_value"):
+                raise StepFailure("read model", f"{v.name}: dynamic dimension '{d.dim_param}'; only static shapes")
+            shape.append(d.dim_value)
+        return Tensor(v.name, ONNX_TYPES[t.elem_type], shape)
+    ins = [tensor(v) for v in m.graph.input if v.name not in inits]
+    outs = [tensor(v) for v in m.graph.output]
+    return ins, outs
+
+
+def make_inputs(tensors, seed):
+    rng = np.random.default_rng(seed)
+    out = []
+    for t in tensors:
+        if t.dtype.kind == "f":
+            a = rng.uniform(-1.0, 1.0, size=t.shape)
+        else:
+            info = np.iinfo(t.dtype)
+            # Full range for 8-bit, the i8 range for wider types (far from overflow).
+            lo, hi = (info.min, info.max) if info.bits <= 8 else (-128, 127)
+            a = rng.integers(lo, hi + 1, size=t.shape, dtype=np.int64)
+        out.append(a.astype(t.dtype))
+    return out
+
+
+def reference(path, ins_t, ins):
+    import onnxruntime as ort
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    opts.intra_op_num_threads = 1
+    sess = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
+    return sess.run(None, {t.name: x for t, x in zip(ins_t, ins)})
+
+
+def compare(out, ref, rtol, atol, itol):
+    """(max error, mismatch count, first mismatch index or None)."""
+    if ref.dtype.kind == "f":
+        o, r = out.astype(np.float64), ref.astype(np.float64)
+        err = np.abs(o - r)
+        bad = ~(err <= rtol * np.abs(r) + atol)  # NaN is a mismatch
+        maxerr = float("nan") if np.isnan(err).any() else (float(err.max()) if err.size else 0.0)
+    else:
+        err = np.abs(out.astype(np.int64) - ref.astype(np.int64))
+        bad = err > itol
+        maxerr = int(err.max()) if err.size else 0
+    n = int(np.count_nonzero(bad))
+    first = tuple(int(i) for i in np.argwhere(bad)[0]) if n else None
+    return maxerr, n, first
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("model", help="ONNX model with static shapes")
+    ap.add_argument("--work", required=True, help="work directory (created; DIR/prj is the HLS project)")
+    ap.add_argument("--ming-opt", default="ming-opt", help="ming-opt command (default: from PATH); may carry arguments")
+    ap.add_argument("--ming-args", default="", help="extra arguments of ming-opt --hls (e.g. '--board zcu104')")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--rtol", type=float, default=1e-5)
+    ap.add_argument("--atol", type=float, default=1e-6)
+    ap.add_argument("--int-tol", type=int, default=0, help="allowed integer difference (default 0: exact)")
+    ap.add_argument("--keep", action="store_true", help="keep the HLS project after a PASS")
+    ap.add_argument("--timeout", type=float, default=1800, help="seconds per step (default 1800)")
+    a = ap.parse_args(argv)
+
+    name = os.path.basename(a.model)
+    model = os.path.abspath(a.model)
+    work = os.path.abspath(a.work)
+    prj = os.path.join(work, "prj")
+    times = {}
+    step = "setup"
+    try:
+        os.makedirs(work, exist_ok=True)
+        if os.path.exists(prj):
+            shutil.rmtree(prj)
+
+        step = "read model"
+        ins_t, outs_t = model_tensors(model)
+        print(f"e2e-onnx: {name}: {', '.join(t.text() for t in ins_t)} -> {', '.join(t.text() for t in outs_t)}",
+              flush=True)
+
+        step = "inputs"
+        ins = make_inputs(ins_t, a.seed)
+        for i, x in enumerate(ins):
+            x.tofile(os.path.join(work, f"in{i}.bin"))
+
+        step = "reference (onnxruntime)"
+        t0 = time.time()
+        refs = [np.ascontiguousarray(r) for r in reference(model, ins_t, ins)]
+        for j, (t, r) in enumerate(zip(outs_t, refs)):
+            if r.dtype != t.dtype or r.shape != t.shape:
+                raise StepFailure(step, f"output {j}: onnxruntime gives {r.dtype}{list(r.shape)}, "
+                                        f"the model declares {t.text()}")
+            r.tofile(os.path.join(work, f"ref{j}.bin"))
+        times["onnxruntime"] = time.time() - t0
+
+        step = "ming-opt --hls"
+        t0 = time.time()
+        cmd = shlex.split(a.ming_opt)
+        cmd[0] = shutil.which(cmd[0]) or cmd[0]
+        cmd += [model, "--hls", prj] + shlex.split(a.ming_args)
+        run_step(step, cmd, a.timeout)
+        if not os.path.isdir(prj):
+            raise StepFailure(step, f"exited 0 but wrote no project folder {prj}")
+        times["ming-opt"] = time.time() - t0
+
+        step = "project data"
+        data = os.path.join(prj, "data")
+        os.makedirs(data, exist_ok=True)
+        for f in os.listdir(data):
+            if re.fullmatch(r"(in|out|ref)\d+\.bin", f):
+                os.remove(os.path.join(data, f))
+        for i, x in enumerate(ins):
+            x.tofile(os.path.join(data, f"in{i}.bin"))
+        # The testbench's own check is exact for integers; with a tolerance
+        # only this script compares them.
+        for j, r in enumerate(refs):
+            if r.dtype.kind == "f" or a.int_tol == 0:
+                r.tofile(os.path.join(data, f"ref{j}.bin"))
+
+        step = "make csim"
+        t0 = time.time()
+        csim = run_step(step, ["make", "-C", prj, "csim", "CXXFLAGS_EXTRA=-Werror"], a.timeout)
+        times["csim"] = time.time() - t0
+        verdicts = re.findall(r"\b(PASS|FAIL)\b", csim)
+        if "FAIL" in verdicts:
+            raise StepFailure(step, "the testbench printed FAIL but make exited 0", csim)
+
+        step = "compare outputs"
+        lines, failures = [], []
+        for j, (t, r) in enumerate(zip(outs_t, refs)):
+            path = os.path.join(data, f"out{j}.bin")
+            if not os.path.exists(path):
+                failures.append(f"out{j}.bin: missing (the testbench wrote no output {j})")
+                continue
+            size = os.path.getsize(path)
+            if size != t.size * t.dtype.itemsize:
+                failures.append(f"out{j}.bin: {size} bytes, {t.text()} needs {t.size * t.dtype.itemsize}")
+                continue
+            out = np.fromfile(path, dtype=t.dtype).reshape(t.shape)
+            maxerr, nbad, first = compare(out, r, a.rtol, a.atol, a.int_tol)
+            shown = f"{maxerr:.3g}" if isinstance(maxerr, float) else str(maxerr)
+            lines.append(f"  out{j} {t.text()}: max error {shown} vs onnxruntime, mismatches {nbad}/{t.size}")
+            if nbad:
+                failures.append(f"out{j}: {nbad} of {t.size} elements differ, first at index {list(first)}: "
+                                f"got {out[first].item()!r}, onnxruntime {r[first].item()!r}")
+        if lines:
+            print("\n".join(lines), flush=True)
+        if failures:
+            raise StepFailure(step, "\n  ".join(failures), "")
+    except StepFailure as e:
+        sys.stdout.flush()
+        print(f"e2e-onnx: {name}: FAIL at step '{e.step}': {e.message}", file=sys.stderr)
+        if e.output.strip():
+            print(f"--- output of '{e.step}' ---\n{tail(e.output)}\n---", file=sys.stderr)
+        print(f"e2e-onnx: work directory kept: {work}", file=sys.stderr)
+        return 1
+    except Exception as e:  # a bug here must still say where it happened
+        print(f"e2e-onnx: {name}: FAIL at step '{step}': internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 2
+
+    took = ", ".join(f"{k} {v:.1f}s" for k, v in times.items())
+    print(f"e2e-onnx: {name}: PASS  (seed {a.seed}; {took})")
+    if not a.keep:
+        shutil.rmtree(prj, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Builds the ONNX models of the end-to-end tests with onnx.helper (seeded weights).
+
+  gen_models.py OUTDIR [NAME ...]      write OUTDIR/<name>.onnx (all models by default)
+  gen_models.py --list                 the model names, one per line
+
+The models are generated when the tests run (nothing binary is checked in); the
+same name always gives the same bytes. f32 models (float data and weights):
+
+  conv_relu        conv 3->8 3x3 pad 1 + bias, ReLU, 32x32        (paper kernel)
+  cascade_conv     (conv 3x3 pad 1, ReLU) x3: 3->8->8->8, 32x32   (paper kernel)
+  residual_block   conv 8->8, ReLU, conv 8->8, + input, ReLU, 32x32 (paper kernel)
+  linear           X[512x128] * W[128x128] + b (Gemm)              (paper kernel)
+  feed_forward     Gemm 128->256, ReLU, Gemm 256->128 on X[512x128] (paper kernel)
+  depthwise_sep    depthwise 3x3 (group = C = 8) + pointwise 1x1 8->16, ReLU, 16x16
+  strided_pool     conv 3->8 3x3 stride 2 pad 1, ReLU, MaxPool 2x2, 32x32
+  avgpool          conv 3->8 3x3 pad 1, ReLU, AveragePool 2x2, 16x16
+  lenet            conv 1->6 5x5, ReLU, MaxPool, conv 6->16 5x5, ReLU, MaxPool,
+                   Flatten, Gemm 256->120, ReLU, Gemm 120->84, ReLU, Gemm 84->10, 28x28
+  clip_relu6       conv 3->8 3x3 pad 1, Clip(0, 6), 16x16
+  big_gemm         Gemm 256->1024 (1 MB of f32 weights) on X[4x256], for the weights file
+
+int8 QDQ models (QuantizeLinear/DequantizeLinear around f32 ops, the form ONNX
+quantisers emit) are meant to join this list with names ending in `_qdq`; the
+harness (scripts/e2e_onnx.py) reads every input and output type from the model.
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+OPSET = 17
+F32 = TensorProto.FLOAT
+
+
+class Builder:
+    """A graph under construction: nodes, initialisers, deterministic weights."""
+
+    def __init__(self, name, seed):
+        self.name = name
+        self.rng = np.random.default_rng(seed)
+        self.nodes, self.inits = [], []
+        self.count = 0
+
+    def fresh(self, stem):
+        self.count += 1
+        return f"{stem}{self.count}"
+
+    def weight(self, shape, fan_in):
+        """Uniform in +-1/sqrt(fan_in), so activations stay near [-1, 1]."""
+        bound = 1.0 / np.sqrt(fan_in)
+        w = self.rng.uniform(-bound, bound, size=shape).astype(np.float32)
+        name = self.fresh("w")
+        self.inits.append(numpy_helper.from_array(w, name))
+        return name
+
+    def const(self, value, name_stem="c"):
+        name = self.fresh(name_stem)
+        self.inits.append(numpy_helper.from_array(np.asarray(value, dtype=np.float32), name))
+        return name
+
+    def node(self, op, inputs, **attrs):
+        out = self.fresh(op.lower())
+        self.nodes.append(helper.make_node(op, inputs, [out], name=f"{op}_{self.count}", **attrs))
+        return out
+
+    def conv(self, x, cin, cout, k, stride=1, pad=None, group=1, bias=True):
+        pad = k // 2 if pad is None else pad
+        w = self.weight((cout, cin // group, k, k), cin // group * k * k)
+        ins = [x, w]
+        if bias:
+            ins.append(self.weight((cout,), cin // group * k * k))
+        return self.node("Conv", ins, kernel_shape=[k, k], strides=[stride, stride],
+                         pads=[pad] * 4, group=group)
+
+    def gemm(self, x, fin, fout):
+        w = self.weight((fin, fout), fin)
+        b = self.weight((fout,), fin)
+        return self.node("Gemm", [x, w, b])
+
+    def model(self, inputs, output, out_shape):
+        graph = helper.make_graph(
+            self.nodes, self.name,
+            [helper.make_tensor_value_info(n, F32, s) for n, s in inputs],
+            [helper.make_tensor_value_info(output, F32, out_shape)],
+            initializer=self.inits)
+        m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
+                              producer_name="ming test/onnx/gen_models.py")
+        m.ir_version = 8
+        onnx.checker.check_model(m, full_check=True)
+        return m
+
+
+def conv_relu():
+    b = Builder("conv_relu", 1)
+    y = b.node("Relu", [b.conv("x", 3, 8, 3)])
+    return b.model([("x", [1, 3, 32, 32])], y, [1, 8, 32, 32])
+
+
+def cascade_conv():
+    b = Builder("cascade_conv", 2)
+    y = "x"
+    for cin in (3, 8, 8):
+        y = b.node("Relu", [b.conv(y, cin, 8, 3)])
+    return b.model([("x", [1, 3, 32, 32])], y, [1, 8, 32, 32])
+
+
+def residual_block():
+    b = Builder("residual_block", 3)
+    y = b.node("Relu", [b.conv("x", 8, 8, 3)])
+    y = b.conv(y, 8, 8, 3)
+    y = b.node("Relu", [b.node("Add", [y, "x"])])
+    return b.model([("x", [1, 8, 32, 32])], y, [1, 8, 32, 32])
+
+
+def linear():
+    b = Builder("linear", 4)
+    y = b.gemm("x", 128, 128)
+    return b.model([("x", [512, 128])], y, [512, 128])
+
+
+def feed_forward():
+    b = Builder("feed_forward", 5)
+    y = b.node("Relu", [b.gemm("x", 128, 256)])
+    y = b.gemm(y, 256, 128)
+    return b.model([("x", [512, 128])], y, [512, 128])
+
+
+def depthwise_sep():
+    b = Builder("depthwise_sep", 6)
+    y = b.conv("x", 8, 8, 3, group=8)
+    y = b.node("Relu", [b.conv(y, 8, 16, 1)])
+    return b.model([("x", [1, 8, 16, 16])], y, [1, 16, 16, 16])
+
+
+def strided_pool():
+    b = Builder("strided_pool", 7)
+    y = b.node("Relu", [b.conv("x", 3, 8, 3, stride=2)])
+    y = b.node("MaxPool", [y], kernel_shape=[2, 2], strides=[2, 2])
+    return b.model([("x", [1, 3, 32, 32])], y, [1, 8, 8, 8])
+
+
+def avgpool():
+    b = Builder("avgpool", 8)
+    y = b.node("Relu", [b.conv("x", 3, 8, 3)])
+    y = b.node("AveragePool", [y], kernel_shape=[2, 2], strides=[2, 2])
+    return b.model([("x", [1, 3, 16, 16])], y, [1, 8, 8, 8])
+
+
+def lenet():
+    b = Builder("lenet", 9)
+    y = b.node("Relu", [b.conv("x", 1, 6, 5, pad=0)])
+    y = b.node("MaxPool", [y], kernel_shape=[2, 2], strides=[2, 2])
+    y = b.node("Relu", [b.conv(y, 6, 16, 5, pad=0)])
+    y = b.node("MaxPool", [y], kernel_shape=[2, 2], strides=[2, 2])
+    y = b.node("Flatten", [y], axis=1)
+    y = b.node("Relu", [b.gemm(y, 256, 120)])
+    y = b.node("Relu", [b.gemm(y, 120, 84)])
+    y = b.gemm(y, 84, 10)
+    return b.model([("x", [1, 1, 28, 28])], y, [1, 10])
+
+
+def clip_relu6():
+    b = Builder("clip_relu6", 10)
+    # x8 so that the clamp at 6 is reached.
+    y = b.conv("x", 3, 8, 3)
+    y = b.node("Mul", [y, b.const(8.0)])
+    y = b.node("Clip", [y, b.const(0.0, "lo"), b.const(6.0, "hi")])
+    return b.model([("x", [1, 3, 16, 16])], y, [1, 8, 16, 16])
+
+
+def big_gemm():
+    b = Builder("big_gemm", 11)
+    y = b.gemm("x", 256, 1024)
+    return b.model([("x", [4, 256])], y, [4, 1024])
+
+
+MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
+                                  depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm)}
+
+
+def main(argv):
+    if argv[:1] == ["--list"]:
+        print("\n".join(MODELS))
+        return 0
+    if not argv or argv[0].startswith("-"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    outdir, names = argv[0], argv[1:] or list(MODELS)
+    unknown = [n for n in names if n not in MODELS]
+    if unknown:
+        print(f"gen_models.py: unknown model(s) {', '.join(unknown)} (--list names them)", file=sys.stderr)
+        return 2
+    os.makedirs(outdir, exist_ok=True)
+    for n in names:
+        path = os.path.join(outdir, f"{n}.onnx")
+        data = MODELS[n]().SerializeToString()
+        # Rewritten only when different, so make-style staleness checks work.
+        if not os.path.exists(path) or open(path, "rb").read() != data:
+            with open(path, "wb") as f:
+                f.write(data)
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
