@@ -166,6 +166,10 @@ pub struct Cli {
     #[arg(long = "simulate")]
     pub simulate: bool,
 
+    /// The function to compile when INPUT defines several (--hls, --dse, --simulate).
+    #[arg(long = "top", value_name = "FUNCTION")]
+    pub top: Option<String>,
+
     /// Keep the DSE's FIFO depths (--hls, --simulate): no FIFO minimisation.
     #[arg(long = "no-fifo-minimize")]
     pub no_fifo_minimize: bool,
@@ -316,6 +320,7 @@ pub fn run(args: Vec<String>) -> i32 {
         || cli.bram.is_some()
         || cli.clock_mhz.is_some()
         || cli.no_fifo_minimize
+        || cli.top.is_some()
         || dse_flag(&cli).is_some()
     {
         return match hls_request(&cli, !split.passes.is_empty()) {
@@ -345,6 +350,9 @@ fn hls_request(cli: &Cli, pass_flags: bool) -> Result<crate::hls::Request, Strin
         if cli.no_fifo_minimize {
             return Err("'--no-fifo-minimize' only applies with '--hls OUTDIR' or '--simulate'".into());
         }
+        if cli.top.is_some() {
+            return Err("'--top' only applies with '--hls OUTDIR', '--dse' or '--simulate' (else: --convert-linalg-to-dfg=top=NAME)".into());
+        }
         return Err("'--board', '--dsp', '--bram' and '--clock-mhz' only apply with '--hls OUTDIR' or '--dse'".into());
     };
     // --hls runs its own pipeline and writes a folder, not one output.
@@ -359,11 +367,22 @@ fn hls_request(cli: &Cli, pass_flags: bool) -> Result<crate::hls::Request, Strin
     let settings = dse_settings(cli, &target)?;
     Ok(crate::hls::Request {
         input: cli.input.clone(),
+        top: top(cli)?,
         outdir: std::path::PathBuf::from(outdir),
         target,
         dse: if cli.no_dse { None } else { Some(settings) },
         minimize_fifos: !cli.no_fifo_minimize,
     })
+}
+
+/// The --top function, checked to be a name a pass option can carry.
+fn top(cli: &Cli) -> Result<Option<String>, String> {
+    match &cli.top {
+        Some(name) if !crate::pipeline::valid_top(name) => {
+            Err(format!("'--top' expects a function name (letters, digits, '_', '.', '$', '-'), not '{name}'"))
+        }
+        other => Ok(other.clone()),
+    }
 }
 
 /// The board and limits of --board/--dsp/--bram/--clock-mhz.
@@ -469,7 +488,8 @@ fn simulate_request(cli: &Cli, pass_flags: bool) -> Result<(crate::board::Target
 
 /// Parses INPUT and lowers linalg to dfg when needed; None (after printing
 /// why) when that fails or leaves no dfg.graph. `flag` names the request.
-fn dfg_module<'c>(context: &'c melior::Context, input: &str, flag: &str) -> Option<melior::ir::Module<'c>> {
+fn dfg_module<'c>(context: &'c melior::Context, cli: &Cli, flag: &str) -> Option<melior::ir::Module<'c>> {
+    let input = cli.input.as_str();
     use crate::pipeline::{self, Level};
     let imported = match crate::frontend::import(input) {
         Ok(i) => i,
@@ -481,7 +501,8 @@ fn dfg_module<'c>(context: &'c melior::Context, input: &str, flag: &str) -> Opti
     let lowered = (|| {
         let mut module = crate::hls::parse_imported(context, &imported).map_err(|e| e.to_string())?;
         if pipeline::level(&module) == Level::Linalg {
-            pipeline::run(context, &mut module, pipeline::LINALG_TO_DFG).map_err(|e| e.to_string())?;
+            let top = top(cli)?;
+            pipeline::run(context, &mut module, &pipeline::linalg_to_dfg(top.as_deref())).map_err(|e| e.to_string())?;
         }
         if pipeline::level(&module) != Level::Dfg {
             return Err(format!("'{flag}' needs a module with a dfg.graph (or linalg to lower to one)"));
@@ -502,7 +523,7 @@ fn dfg_module<'c>(context: &'c melior::Context, input: &str, flag: &str) -> Opti
 fn run_simulate(cli: &Cli, target: &crate::board::Target, settings: Option<&crate::dse::Settings>) -> i32 {
     let context = crate::mlir::context();
     crate::mlir::print_diagnostics(&context);
-    let Some(module) = dfg_module(&context, &cli.input, "--simulate") else { return 1 };
+    let Some(module) = dfg_module(&context, cli, "--simulate") else { return 1 };
     log::debug!("simulation for {} ({} DSP, {} BRAM18K)", target.board.name, target.dsp, target.bram18k);
     let figures = match crate::hls::explore(&module, settings) {
         Ok(f) => f,
@@ -538,7 +559,7 @@ fn run_simulate(cli: &Cli, target: &crate::board::Target, settings: Option<&crat
 fn run_dse(cli: &Cli, target: &crate::board::Target, settings: &crate::dse::Settings) -> i32 {
     let context = crate::mlir::context();
     crate::mlir::print_diagnostics(&context);
-    let Some(module) = dfg_module(&context, &cli.input, "--dse") else { return 1 };
+    let Some(module) = dfg_module(&context, cli, "--dse") else { return 1 };
     log::debug!("DSE for {} ({} DSP, {} BRAM18K)", target.board.name, target.dsp, target.bram18k);
     if let Err(e) = crate::hls::explore(&module, Some(settings)) {
         log::error!("{e}");

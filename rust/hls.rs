@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone)]
 pub struct Request {
     pub input: String,
+    /// The function to compile (--top); None: the module's only one.
+    pub top: Option<String>,
     pub outdir: PathBuf,
     pub target: Target,
     /// How the DSE runs; None: `--no-dse` (the directives of the input stay).
@@ -129,7 +131,7 @@ fn flow_from(request: &Request, imported: &Imported) -> Result<PathBuf, HlsError
     let mut module = parse_imported(&context, imported)?;
 
     if pipeline::level(&module) == Level::Linalg {
-        pipeline::run(&context, &mut module, pipeline::LINALG_TO_DFG)?;
+        pipeline::run(&context, &mut module, &pipeline::linalg_to_dfg(request.top.as_deref()))?;
         if pipeline::level(&module) == Level::Linalg {
             return Err(HlsError::Stage("convert-linalg-to-dfg left no dfg.graph in the module".into()));
         }

@@ -15,6 +15,19 @@ use std::fmt;
 pub const LINALG_TO_DFG: &str =
     "builtin.module(func.func(linalg-generalize-named-ops),convert-linalg-to-dfg,canonicalize,cse)";
 
+/// Stage A for the function `top` (--top), or the module's only one.
+pub fn linalg_to_dfg(top: Option<&str>) -> String {
+    match top {
+        Some(name) => LINALG_TO_DFG.replace("convert-linalg-to-dfg,", &format!("convert-linalg-to-dfg{{top={name}}},")),
+        None => LINALG_TO_DFG.to_string(),
+    }
+}
+
+/// Whether `name` can go into a pass option unquoted: what --top accepts.
+pub fn valid_top(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "_.$-".contains(c))
+}
+
 /// Stage B: one emitHLS function per process plus the DATAFLOW top.
 pub const DFG_TO_EMITHLS: &str = "builtin.module(convert-dfg-to-emithls)";
 
@@ -36,7 +49,7 @@ pub enum Level {
 /// diagnostics of a failing pass already.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PipelineError {
-    pub pipeline: &'static str,
+    pub pipeline: String,
     pub message: String,
 }
 
@@ -76,13 +89,14 @@ pub fn level(module: &Module) -> Level {
 }
 
 /// Runs `pipeline` (anchored on builtin.module) on `module`, verifying after each pass.
-pub fn run(context: &Context, module: &mut Module, pipeline: &'static str) -> Result<(), PipelineError> {
+pub fn run(context: &Context, module: &mut Module, pipeline: &str) -> Result<(), PipelineError> {
     let pm = PassManager::new(context);
     pm.enable_verifier(true);
+    let error = |message: String| PipelineError { pipeline: pipeline.to_string(), message };
     parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline)
-        .map_err(|e| PipelineError { pipeline, message: format!("the pipeline does not parse: {e}") })?;
+        .map_err(|e| error(format!("the pipeline does not parse: {e}")))?;
     log::info!("running {pipeline}");
-    pm.run(module).map_err(|_| PipelineError { pipeline, message: "a pass failed".to_string() })
+    pm.run(module).map_err(|_| error("a pass failed".to_string()))
 }
 
 #[cfg(test)]
@@ -110,9 +124,20 @@ mod tests {
     #[test]
     fn pipelines_parse() {
         let context = crate::mlir::context();
-        for p in [LINALG_TO_DFG, DFG_TO_EMITHLS] {
+        for p in [LINALG_TO_DFG.to_string(), DFG_TO_EMITHLS.to_string(), linalg_to_dfg(Some("my-net.v2"))] {
             let pm = PassManager::new(&context);
-            assert!(parse_pass_pipeline(pm.as_operation_pass_manager(), p).is_ok(), "{p}");
+            assert!(parse_pass_pipeline(pm.as_operation_pass_manager(), &p).is_ok(), "{p}");
+        }
+        assert!(linalg_to_dfg(Some("net")).contains("convert-linalg-to-dfg{top=net},"));
+    }
+
+    #[test]
+    fn top_names() {
+        for ok in ["net", "my-net.v2", "_f$1"] {
+            assert!(valid_top(ok), "{ok}");
+        }
+        for bad in ["", "a b", "x}", "f{top=y}", "\"q\"", "a,b"] {
+            assert!(!valid_top(bad), "{bad}");
         }
     }
 }
