@@ -22,6 +22,7 @@ namespace ming::cost {
 static constexpr llvm::StringLiteral kPipelineII = "ming.pipeline_ii";
 static constexpr llvm::StringLiteral kUnroll = "ming.unroll";
 static constexpr llvm::StringLiteral kPartitionComplete = "ming.partition_complete_dims";
+static constexpr llvm::StringLiteral kPartitionCyclic = "ming.partition_cyclic";
 
 /// Latencies in cycles at 200 MHz (docs/cost-model.md, table "Operations").
 static constexpr int64_t kLatFifo = 1;       // dfg.pull / dfg.push
@@ -332,6 +333,7 @@ struct Buffer {
   SmallVector<unsigned> partDims;   // 0-based, completely partitioned
   int64_t irBanks = 1;
   int64_t autoFactor = 1;           // further cyclic partitioning (autoPartition)
+  bool cyclic = false;              // the IR already has the DSE's cyclic partitioning
   bool accessed = false;            // some access not folded to a constant
   int64_t loadLatency = kLatBram;
 };
@@ -595,6 +597,7 @@ void ProcessModel::collectBuffers() {
       Buffer b;
       b.anchor = op;
       b.name = "alloca";
+      b.cyclic = op->hasAttr(kPartitionCyclic);
       if (auto dims = op->getAttrOfType<DenseI64ArrayAttr>(kPartitionComplete))
         for (int64_t d : dims.asArrayRef())
           if (d >= 1)
@@ -612,6 +615,7 @@ void ProcessModel::collectBuffers() {
       b.rom = true;
       auto sym = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(op, global.getNameAttr());
       b.rom = !sym || sym.getConstant();
+      b.cyclic = op->hasAttr(kPartitionCyclic);
       layout(b, global.getType());
       globalBuffer[name] = buffers.size();
       buffers.push_back(std::move(b));
@@ -967,7 +971,9 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
     int64_t words = ceilDiv(buf.elements, buf.irBanks);
     int64_t worst = counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
     int64_t ii = words <= 1 ? 0 : ceilDiv(worst, options.memPorts);
-    if (autoPartition) {
+    // A buffer the DSE partitioned (ming.partition_cyclic, written from this
+    // same computation) counts as partitioned when the IR is estimated as is.
+    if (autoPartition || buf.cyclic) {
       buf.autoFactor = std::max(buf.autoFactor, std::min(std::max<int64_t>(ii, 1), words));
       continue;
     }
