@@ -973,8 +973,11 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
     int64_t ii = words <= 1 ? 0 : ceilDiv(worst, options.memPorts);
     // A buffer the DSE partitioned (ming.partition_cyclic, written from this
     // same computation) counts as partitioned when the IR is estimated as is.
+    // Banks enough for the requested II, not for II 1: at II k a bank serves
+    // 2k accesses per iteration.
     if (autoPartition || buf.cyclic) {
-      buf.autoFactor = std::max(buf.autoFactor, std::min(std::max<int64_t>(ii, 1), words));
+      int64_t factor = ceilDiv(ii, std::max<int64_t>(lc.iiRequested, 1));
+      buf.autoFactor = std::max(buf.autoFactor, std::min(std::max<int64_t>(factor, 1), words));
       continue;
     }
     if (ii > lc.iiMemory) {
