@@ -732,6 +732,40 @@ struct Rewriter {
         .getResult(0);
   }
 
+  /// Q(D(a) * D(b)) (e.g. by a quantised constant): the product of the
+  /// zero-point-free integers, requantised.
+  std::optional<Value> mul(linalg::GenericOp g, const Quant &q, Type outElem) {
+    auto a = asQuant(g.getDpsInputOperand(0)->get());
+    if (!a)
+      return std::nullopt;
+    auto c = asQuant(g.getDpsInputOperand(1)->get());
+    if (!c)
+      return std::nullopt;
+    auto fp = fixedPoint({a->scale * c->scale / q.scale});
+    if (!fp)
+      return fail("a requantisation multiplier out of range"), std::nullopt;
+    IntBuilder ib{b, g.getLoc()};
+    int64_t za = a->zp, zc = c->zp, m = fp->m[0];
+    int shift = fp->shift;
+    auto t = cast<RankedTensorType>(g.getResult(0).getType());
+    return linalg::GenericOp::create(
+               b, g.getLoc(), TypeRange{RankedTensorType::get(t.getShape(), outElem)}, ValueRange{a->q, c->q},
+               ValueRange{ib.empty(g.getResult(0), outElem)}, g.getIndexingMapsArray(), g.getIteratorTypesArray(),
+               [&](OpBuilder &nb, Location l, ValueRange args) {
+                 auto k = [&](int64_t v) {
+                   return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v)).getResult();
+                 };
+                 auto centred = [&](Value v, int64_t z) {
+                   Value e = arith::ExtSIOp::create(nb, l, nb.getI64Type(), v);
+                   return arith::SubIOp::create(nb, l, e, k(z)).getResult();
+                 };
+                 Value p = arith::MulIOp::create(nb, l, centred(args[0], za), centred(args[1], zc));
+                 p = arith::MulIOp::create(nb, l, p, k(m));
+                 linalg::YieldOp::create(nb, l, ib.requantTail(nb, l, p, shift, q.zp, q.lo, q.hi, outElem));
+               })
+        .getResult(0);
+  }
+
   /// The integer value replacing anchor `qop`, or nullopt with `why` set.
   std::optional<Value> rewriteAnchor(linalg::GenericOp qop, const Quant &q) {
     why.clear();
@@ -794,6 +828,12 @@ struct Rewriter {
         }
         return add(g, q, outElem);
       }
+      if (auto mulf = dyn_cast_or_null<arith::MulFOp>(op); mulf && g.getNumDpsInputs() == 2 &&
+                                                           ((mulf.getLhs() == body->getArgument(0) &&
+                                                             mulf.getRhs() == body->getArgument(1)) ||
+                                                            (mulf.getLhs() == body->getArgument(1) &&
+                                                             mulf.getRhs() == body->getArgument(0))))
+        return mul(g, q, outElem);
     }
     return fail("float arithmetic this pass does not know"), std::nullopt;
   }
