@@ -854,6 +854,14 @@ struct QuantizeInteger : ming::impl::QuantizeIntegerBase<QuantizeInteger> {
     func.walk([&](linalg::GenericOp g) {
       if (auto q = matchQuant(g))
         any = true;
+      // QUInt8 activations (fptoui, clamp to [0, 255]) are not rewritten.
+      if (g.getNumResults() == 1 && isa<IntegerType>(elementTypeOf(g.getResult(0))))
+        if (cast<linalg::YieldOp>(g.getBody()->getTerminator()).getOperand(0).getDefiningOp<arith::FPToUIOp>()) {
+          InFlightDiagnostic diag = strict ? g.emitError() : g.emitWarning();
+          diag << "unsigned (QUInt8) quantize: not rewritten on integers, the float path stays";
+          if (strict)
+            signalPassFailure();
+        }
     });
     if (!any)
       return;
