@@ -354,11 +354,14 @@ struct IntBuilder {
         .getResult(0);
   }
 
-  /// clamp(((x * m + 2^(s-1)) >> s) + zp) in i64, truncated to `out`.
+  /// clamp(round_half_even(prod / 2^s) + zp) in i64, truncated to `out`:
+  /// (prod + 2^(s-1) - 1 + ((prod >> s) & 1)) >> s, onnxruntime's rounding.
   Value requantTail(OpBuilder &nb, Location l, Value prod, int shift, int64_t zp, int64_t lo, int64_t hi,
                     Type out) {
     auto c = [&](int64_t v) { return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v)).getResult(); };
-    Value r = arith::AddIOp::create(nb, l, prod, c(int64_t(1) << (shift - 1)));
+    Value odd = arith::AndIOp::create(nb, l, arith::ShRSIOp::create(nb, l, prod, c(shift)), c(1));
+    Value r = arith::AddIOp::create(nb, l, prod, c((int64_t(1) << (shift - 1)) - 1));
+    r = arith::AddIOp::create(nb, l, r, odd);
     r = arith::ShRSIOp::create(nb, l, r, c(shift));
     r = arith::AddIOp::create(nb, l, r, c(zp));
     r = arith::MaxSIOp::create(nb, l, r, c(lo));

@@ -26,12 +26,16 @@
 // CHECK:   arith.extsi %{{.*}} : i8 to i32
 // CHECK:   arith.muli
 // CHECK:   arith.addi
-// Requantisation: 0.125 = 2^30 / 2^33, rounding half up, zp -128, clamp.
+// Requantisation: 0.125 = 2^30 / 2^33, rounding half to even
+// ((p + 2^32 - 1 + ((p >> 33) & 1)) >> 33), zp -128, clamp.
 // CHECK: %[[Y:.*]] = linalg.generic {{.*}} ins(%[[ACC]] : tensor<1x2x4x4xi32>)
 // CHECK:   arith.extsi %{{.*}} : i32 to i64
-// CHECK:   arith.muli %{{.*}}, %c1073741824_i64
-// CHECK:   arith.addi %{{.*}}, %c4294967296_i64
-// CHECK:   arith.shrsi %{{.*}}, %c33_i64
+// CHECK:   %[[P:.*]] = arith.muli %{{.*}}, %c1073741824_i64
+// CHECK:   %[[Q:.*]] = arith.shrsi %[[P]], %c33_i64
+// CHECK:   %[[ODD:.*]] = arith.andi %[[Q]], %c1_i64
+// CHECK:   %[[R:.*]] = arith.addi %[[P]], %c4294967295_i64
+// CHECK:   %[[R2:.*]] = arith.addi %[[R]], %[[ODD]]
+// CHECK:   arith.shrsi %[[R2]], %c33_i64
 // CHECK:   arith.addi %{{.*}}, %c-128_i64
 // CHECK:   arith.maxsi
 // CHECK:   arith.minsi

@@ -57,12 +57,15 @@ def QuantizeInteger : Pass<"ming-quantize-integer", "mlir::func::FuncOp"> {
       optional bias (broadcast init or a following add, a dequantised i32
       constant): an i8 x i8 -> i32 contraction whose init is the bias minus
       `zp_in * sum(w)` per output channel (the activation's padding is its
-      zero point), then a requantisation `clamp(((acc * m) + 2^(s-1)) >> s)
-      + zp_out` in i64 with per-channel integer multipliers `m` and one shift
-      `s` (rounding half up; onnxruntime rounds half to even: the results
-      differ by at most one step, on ties);
+      zero point), then a requantisation `clamp(round(acc * m / 2^s) +
+      zp_out)` in i64 with per-channel integer multipliers `m < 2^31` and one
+      shift `s`, rounding half to even as onnxruntime's QuantizeLinear:
+      `(p + 2^(s-1) - 1 + ((p >> s) & 1)) >> s` (onnxruntime rounds the float
+      value: the two differ by at most one step, where float rounding lands
+      on the other side of a tie);
     * the sum of two dequantised tensors (residual add): both rescaled by
-      integer multipliers to a common shift, same rounding;
+      integer multipliers to a common shift, same rounding; the product of
+      two (Mul by a quantised constant): likewise;
     * sum pooling divided by a constant (AveragePool): i32 sum, requantised;
     * a quantize of a tensor that is a dequantised one with the same scale
       and zero point (through pads, reshapes and max pooling, which are
