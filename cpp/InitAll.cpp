@@ -24,5 +24,6 @@ std::vector<std::string> ming::passNames() {
   return {createConvertLinalgToDfg()->getArgument().str(),
           createConvertDfgToEmitHLS()->getArgument().str(),
           createTestKernelAnalysis()->getArgument().str(),
-          createTestCostModel()->getArgument().str()};
+          createTestCostModel()->getArgument().str(),
+          createQuantizeInteger()->getArgument().str()};
 }

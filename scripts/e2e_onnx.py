@@ -19,7 +19,9 @@ Steps (each failure names its step, command and output, and exits non-zero):
 Inputs and outputs of any element type the model has are handled the same way,
 so int8 QDQ models (integer or float at the boundary) run through unchanged; a
 quantised design that rounds differently from onnxruntime may be given
---int-tol 1. Without --keep the HLS project is deleted after a PASS.
+--int-tol 1, and `--steps N` allows a float output that a DequantizeLinear
+produces N of its quantisation steps (its scale) and reports the error in
+steps. Without --keep the HLS project is deleted after a PASS.
 """
 import argparse
 import os
@@ -69,6 +71,21 @@ def model_tensors(path):
     ins = [tensor(v) for v in m.graph.input if v.name not in inits]
     outs = [tensor(v) for v in m.graph.output]
     return ins, outs
+
+
+def output_steps(path):
+    """Output name -> the scale of the DequantizeLinear producing it (per-tensor)."""
+    import onnx
+    from onnx import numpy_helper
+    m = onnx.load(path)
+    inits = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
+    steps = {}
+    for n in m.graph.node:
+        if n.op_type == "DequantizeLinear" and len(n.input) > 1 and n.input[1] in inits:
+            scale = inits[n.input[1]]
+            if scale.size == 1:
+                steps[n.output[0]] = float(scale.reshape(-1)[0])
+    return steps
 
 
 def make_inputs(tensors, seed):
@@ -121,6 +138,8 @@ def main(argv=None):
     ap.add_argument("--rtol", type=float, default=1e-5)
     ap.add_argument("--atol", type=float, default=1e-6)
     ap.add_argument("--int-tol", type=int, default=0, help="allowed integer difference (default 0: exact)")
+    ap.add_argument("--steps", type=float, default=None,
+                    help="allowed error of a dequantised float output in its quantisation steps")
     ap.add_argument("--keep", action="store_true", help="keep the HLS project after a PASS")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per step (default 1800)")
     a = ap.parse_args(argv)
@@ -140,6 +159,10 @@ def main(argv=None):
         ins_t, outs_t = model_tensors(model)
         print(f"e2e-onnx: {name}: {', '.join(t.text() for t in ins_t)} -> {', '.join(t.text() for t in outs_t)}",
               flush=True)
+
+        steps = output_steps(model) if a.steps is not None else {}
+        if a.steps is not None and not any(t.name in steps for t in outs_t):
+            raise StepFailure(step, "--steps: no output is produced by a per-tensor DequantizeLinear")
 
         step = "inputs"
         ins = make_inputs(ins_t, a.seed)
@@ -174,10 +197,11 @@ def main(argv=None):
                 os.remove(os.path.join(data, f))
         for i, x in enumerate(ins):
             x.tofile(os.path.join(data, f"in{i}.bin"))
-        # The testbench's own check is exact for integers; with a tolerance
-        # only this script compares them.
+        # The testbench's own check is exact for integers and tight for
+        # floats; with a tolerance (--int-tol, --steps) only this script
+        # compares them.
         for j, r in enumerate(refs):
-            if r.dtype.kind == "f" or a.int_tol == 0:
+            if (r.dtype.kind == "f" and a.steps is None) or (r.dtype.kind != "f" and a.int_tol == 0):
                 r.tofile(os.path.join(data, f"ref{j}.bin"))
 
         step = "make csim"
@@ -200,8 +224,12 @@ def main(argv=None):
                 failures.append(f"out{j}.bin: {size} bytes, {t.text()} needs {t.size * t.dtype.itemsize}")
                 continue
             out = np.fromfile(path, dtype=t.dtype).reshape(t.shape)
-            maxerr, nbad, first = compare(out, r, a.rtol, a.atol, a.int_tol)
+            q = steps.get(t.name)
+            atol = max(a.atol, a.steps * q * (1 + 1e-6)) if q else a.atol
+            maxerr, nbad, first = compare(out, r, a.rtol, atol, a.int_tol)
             shown = f"{maxerr:.3g}" if isinstance(maxerr, float) else str(maxerr)
+            if q and isinstance(maxerr, float):
+                shown += f" ({maxerr / q:.2f} steps of {q:.3g})"
             lines.append(f"  out{j} {t.text()}: max error {shown} vs onnxruntime, mismatches {nbad}/{t.size}")
             if nbad:
                 failures.append(f"out{j}: {nbad} of {t.size} elements differ, first at index {list(first)}: "

@@ -15,9 +15,12 @@
 //! checkout's `.venv`, PATH). Imports are written to a scratch directory that
 //! is removed when the flow succeeds and kept (and named) when it fails.
 //!
-//! Later rewrites of the imported linalg (e.g. a `--quantized` pass turning
-//! QDQ float arithmetic into integer hardware) belong in `Imported::rewrites`:
-//! in-process pipelines run on the linalg module before stage A.
+//! Rewrites of the imported linalg belong in `Imported::rewrites`: in-process
+//! pipelines run on the linalg module before stage A. Every ONNX or torch
+//! import gets `ming-quantize-integer` (QUANTIZE_INTEGER): int8 QDQ models
+//! (QuantizeLinear/DequantizeLinear around float ops, as onnxruntime's
+//! quantize_static writes them) become integer hardware; float models have no
+//! quantize ops and are left alone.
 pub mod tools;
 
 use std::fmt;
@@ -52,6 +55,10 @@ pub const TOSA_TO_LINALG: &str = "builtin.module(tosa-to-linalg-pipeline,func.fu
 /// The pipelines iree-opt runs on torch-dialect MLIR (ONNX ops included).
 pub const TORCH_TO_LINALG: &str =
     "builtin.module(torch-onnx-to-torch-backend-pipeline,torch-backend-to-linalg-on-tensors-backend-pipeline)";
+
+/// QDQ fake-quant float arithmetic -> integer linalg (a no-op on float
+/// models), run on every ONNX and torch import.
+pub const QUANTIZE_INTEGER: &str = "builtin.module(func.func(ming-quantize-integer))";
 
 #[derive(Debug)]
 pub enum FrontendError {
@@ -178,7 +185,7 @@ pub struct Imported {
     /// The file the flow parses: the input itself, or the import's linalg.
     pub path: String,
     /// In-process pipelines to run on the parsed module before stage A
-    /// (TOSA -> linalg; the slot for later rewrites such as `--quantized`).
+    /// (TOSA -> linalg; QDQ -> integer for ONNX and torch imports).
     pub rewrites: Vec<&'static str>,
     /// The scratch directory of an import, removed by `finish`.
     scratch: Option<PathBuf>,
@@ -241,7 +248,7 @@ pub fn import(input: &str) -> Result<Imported, FrontendError> {
                 Ok(linalg) => Ok(Imported {
                     kind,
                     path: linalg.to_string_lossy().into_owned(),
-                    rewrites: Vec::new(),
+                    rewrites: vec![QUANTIZE_INTEGER],
                     scratch: Some(scratch),
                 }),
                 Err(mut e) => {

@@ -717,6 +717,8 @@ impl Emitter {
             "math.tanh" => call1("std::tanh")?,
             "math.floor" => call1("std::floor")?,
             "math.ceil" => call1("std::ceil")?,
+            // Half to even in the default rounding mode (QuantizeLinear).
+            "math.roundeven" => call1("std::nearbyint")?,
             _ => return Err(unsupported()),
         })
     }

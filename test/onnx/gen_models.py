@@ -20,9 +20,16 @@ same name always gives the same bytes. f32 models (float data and weights):
   clip_relu6       conv 3->8 3x3 pad 1, Clip(0, 6), 16x16
   big_gemm         Gemm 256->1024 (1 MB of f32 weights) on X[4x256], for the weights file
 
-int8 QDQ models (QuantizeLinear/DequantizeLinear around f32 ops, the form ONNX
-quantisers emit) are meant to join this list with names ending in `_qdq`; the
-harness (scripts/e2e_onnx.py) reads every input and output type from the model.
+int8 QDQ models: the f32 model of the same stem quantised by onnxruntime's
+quantize_static (QDQ format, int8 activations and weights, int32 bias;
+calibrated on 4 seeded inputs uniform in [-1, 1)). Their interface stays f32
+(QuantizeLinear at the input, DequantizeLinear at the output); ming-opt turns
+the fake-quant float arithmetic between into integer hardware
+(ming-quantize-integer). `_qdq`: weights per tensor, `_qdq_pc`: per channel.
+
+  conv_relu_qdq, conv_relu_qdq_pc, cascade_conv_qdq, residual_block_qdq,
+  lenet_qdq_pc, depthwise_sep_qdq_pc, strided_pool_qdq, avgpool_qdq,
+  clip_relu6_qdq
 """
 import os
 import sys
@@ -179,6 +186,49 @@ def big_gemm():
 
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
                                   depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm)}
+
+
+def quantized(stem, per_channel):
+    """The f32 model `stem` quantised to int8 QDQ by onnxruntime."""
+    import logging
+    import tempfile
+    from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
+                                          quantize_static)
+
+    class Inputs(CalibrationDataReader):
+        def __init__(self, model):
+            rng = np.random.default_rng(1234)
+            feeds = []
+            for _ in range(4):
+                feed = {}
+                for v in model.graph.input:
+                    shape = [d.dim_value for d in v.type.tensor_type.shape.dim]
+                    feed[v.name] = rng.uniform(-1.0, 1.0, size=shape).astype(np.float32)
+                feeds.append(feed)
+            self.feeds = iter(feeds)
+
+        def get_next(self):
+            return next(self.feeds, None)
+
+    model = MODELS[stem]()
+    logging.getLogger().setLevel(logging.ERROR)  # quantize_static's pre-processing advice
+    with tempfile.TemporaryDirectory() as tmp:
+        src, dst = os.path.join(tmp, "f32.onnx"), os.path.join(tmp, "qdq.onnx")
+        onnx.save(model, src)
+        quantize_static(src, dst, Inputs(model), quant_format=QuantFormat.QDQ,
+                        activation_type=QuantType.QInt8, weight_type=QuantType.QInt8,
+                        per_channel=per_channel)
+        m = onnx.load(dst)
+    m.graph.name = f"{stem}_qdq"
+    m.producer_name = "ming test/onnx/gen_models.py (onnxruntime quantize_static)"
+    onnx.checker.check_model(m, full_check=True)
+    return m
+
+
+for _stem, _pc in (("conv_relu", False), ("conv_relu", True), ("cascade_conv", False),
+                   ("residual_block", False), ("lenet", True), ("depthwise_sep", True),
+                   ("strided_pool", False), ("avgpool", False), ("clip_relu6", False)):
+    MODELS[f"{_stem}_qdq{'_pc' if _pc else ''}"] = (lambda s=_stem, p=_pc: quantized(s, p))
 
 
 def main(argv):

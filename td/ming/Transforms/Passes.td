@@ -40,4 +40,50 @@ def TestCostModel : Pass<"ming-test-cost-model", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::scf::SCFDialect"];
 }
 
+
+def QuantizeInteger : Pass<"ming-quantize-integer", "mlir::func::FuncOp"> {
+  let summary = "Turn QDQ fake-quant float arithmetic into integer hardware";
+  let description = [{
+    ONNX models quantised in QDQ form (QuantizeLinear/DequantizeLinear around
+    float ops) arrive from IREE as float linalg: a quantize is a
+    `linalg.generic` f32 -> i8 (`divf`, `roundeven`, `addf zp`, clamp,
+    `fptosi`), a dequantize one i8/i32 -> f32 (`[extsi, subi zp,] sitofp,
+    mulf scale`, the scale a scalar or a per-channel constant). Every quantize
+    whose input is not a function argument is an anchor; what computes its
+    input is rewritten on integers:
+
+    * conv / depthwise conv / matmul (any generic `out += a * b`) of a
+      dequantised activation and a dequantised constant i8 weight, with an
+      optional bias (broadcast init or a following add, a dequantised i32
+      constant): an i8 x i8 -> i32 contraction whose init is the bias minus
+      `zp_in * sum(w)` per output channel (the activation's padding is its
+      zero point), then a requantisation `clamp(round(acc * m / 2^s) +
+      zp_out)` in i64 with per-channel integer multipliers `m < 2^31` and one
+      shift `s`, rounding half to even as onnxruntime's QuantizeLinear:
+      `(p + 2^(s-1) - 1 + ((p >> s) & 1)) >> s` (onnxruntime rounds the float
+      value: the two differ by at most one step, where float rounding lands
+      on the other side of a tie);
+    * the sum of two dequantised tensors (residual add): both rescaled by
+      integer multipliers to a common shift, same rounding; the product of
+      two (Mul by a quantised constant): likewise;
+    * sum pooling divided by a constant (AveragePool): i32 sum, requantised;
+    * a quantize of a tensor that is a dequantised one with the same scale
+      and zero point (through pads, reshapes and max pooling, which are
+      carried out on the i8 values): the i8 tensor itself.
+
+    ReLU and Clip need nothing: the quantiser folds them into the output
+    clamp. The model's interface stays: the quantize of a function argument
+    and the dequantize of a result stay float; between them the datapath is
+    integer. A quantize that cannot be rewritten keeps its float path with a
+    warning at it (an error with `strict`). Functions without quantize ops
+    are left alone.
+  }];
+  let options = [
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "Fail when float arithmetic would stay in the datapath">
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 #endif

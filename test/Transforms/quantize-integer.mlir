@@ -1,0 +1,302 @@
+// ming-quantize-integer on hand-written fake-quant linalg in the form IREE
+// imports onnxruntime's QDQ models: quantize = divf/roundeven/addf/clamp/fptosi,
+// dequantize = [extsi/subi] sitofp/mulf.
+// REQUIRES: ming-opt
+// RUN: ming-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(ming-quantize-integer))' | FileCheck %s
+// RUN: ming-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(ming-quantize-integer))' --verify-diagnostics > /dev/null
+// RUN: not ming-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(ming-quantize-integer{strict=1}))' 2>&1 | FileCheck %s --check-prefix=STRICT
+
+// Conv 2->2 3x3 pad 1 with bias; input scale 0.5 zp 1, weights 0.25 per
+// tensor, bias 0.125 (= 0.5 * 0.25), output scale 1.0 zp -128 (a ReLU folded
+// into the clamp). The input quantize and the output dequantize stay float.
+// CHECK-LABEL: func.func @conv
+// CHECK: %[[XQ:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x4x4xi8>)
+// CHECK:   arith.divf
+// CHECK:   math.roundeven
+// CHECK: %[[ZP:.*]] = arith.constant 1 : i8
+// CHECK: %[[PAD:.*]] = tensor.pad %[[XQ]] low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK:   tensor.yield %[[ZP]] : i8
+// CHECK: } : tensor<1x2x4x4xi8> to tensor<1x2x6x6xi8>
+// Bias in units of 0.125 minus zp_in * sum(w) per output channel:
+// [8 - 1*20, -4 - 1*(-20)] = [-12, 16].
+// CHECK: arith.constant dense<[-12, 16]> : tensor<2xi32>
+// CHECK: %[[INIT:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x4x4xi32>)
+// CHECK: %[[ACC:.*]] = linalg.generic {{.*}} ins(%[[PAD]], %{{.*}} : tensor<1x2x6x6xi8>, tensor<2x2x3x3xi8>) outs(%[[INIT]] : tensor<1x2x4x4xi32>)
+// CHECK:   arith.extsi %{{.*}} : i8 to i32
+// CHECK:   arith.extsi %{{.*}} : i8 to i32
+// CHECK:   arith.muli
+// CHECK:   arith.addi
+// Requantisation: 0.125 = 2^30 / 2^33, rounding half to even
+// ((p + 2^32 - 1 + ((p >> 33) & 1)) >> 33), zp -128, clamp.
+// CHECK: %[[Y:.*]] = linalg.generic {{.*}} ins(%[[ACC]] : tensor<1x2x4x4xi32>)
+// CHECK:   arith.extsi %{{.*}} : i32 to i64
+// CHECK:   %[[P:.*]] = arith.muli %{{.*}}, %c1073741824_i64
+// CHECK:   %[[Q:.*]] = arith.shrsi %[[P]], %c33_i64
+// CHECK:   %[[ODD:.*]] = arith.andi %[[Q]], %c1_i64
+// CHECK:   %[[R:.*]] = arith.addi %[[P]], %c4294967295_i64
+// CHECK:   %[[R2:.*]] = arith.addi %[[R]], %[[ODD]]
+// CHECK:   arith.shrsi %[[R2]], %c33_i64
+// CHECK:   arith.addi %{{.*}}, %c-128_i64
+// CHECK:   arith.maxsi
+// CHECK:   arith.minsi
+// CHECK:   arith.trunci %{{.*}} : i64 to i8
+// CHECK: linalg.generic {{.*}} ins(%[[Y]] : tensor<1x2x4x4xi8>) outs(%{{.*}} : tensor<1x2x4x4xf32>)
+// CHECK:   arith.sitofp
+// CHECK:   arith.mulf
+// CHECK-NOT: linalg.conv
+// CHECK: return
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#c1 = affine_map<(d0) -> (d0)>
+func.func @conv(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %s_in = arith.constant 0.5 : f32
+  %zp_in = arith.constant 1.0 : f32
+  %zp_in_i = arith.constant 1 : i32
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %s_w = arith.constant 0.25 : f32
+  %s_b = arith.constant 0.125 : f32
+  %s_out = arith.constant 1.0 : f32
+  %zp_out = arith.constant -128.0 : f32
+  %zp_out_i = arith.constant -128 : i32
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[[[1, 1, 1], [1, 2, 1], [1, 1, 1]], [[1, 1, 1], [1, 2, 1], [1, 1, 1]]],
+                             [[[-1, -1, -1], [-1, -2, -1], [-1, -1, -1]], [[-1, -1, -1], [-1, -2, -1], [-1, -1, -1]]]]> : tensor<2x2x3x3xi8>
+  %bias = arith.constant dense<[8, -4]> : tensor<2xi32>
+  %e8 = tensor.empty() : tensor<1x2x4x4xi8>
+  %ef = tensor.empty() : tensor<1x2x4x4xf32>
+  %xq = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x2x4x4xf32>) outs(%e8 : tensor<1x2x4x4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s_in : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zp_in : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<1x2x4x4xi8>
+  %xd = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%xq : tensor<1x2x4x4xi8>) outs(%ef : tensor<1x2x4x4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.extsi %in : i8 to i32
+    %1 = arith.subi %0, %zp_in_i : i32
+    %2 = arith.sitofp %1 : i32 to f32
+    %3 = arith.mulf %2, %s_in : f32
+    linalg.yield %3 : f32
+  } -> tensor<1x2x4x4xf32>
+  %ew = tensor.empty() : tensor<2x2x3x3xf32>
+  %wd = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%w : tensor<2x2x3x3xi8>) outs(%ew : tensor<2x2x3x3xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %s_w : f32
+    linalg.yield %1 : f32
+  } -> tensor<2x2x3x3xf32>
+  %eb = tensor.empty() : tensor<2xf32>
+  %bd = linalg.generic {indexing_maps = [#c1, #c1], iterator_types = ["parallel"]} ins(%bias : tensor<2xi32>) outs(%eb : tensor<2xf32>) {
+  ^bb0(%in: i32, %out: f32):
+    %0 = arith.sitofp %in : i32 to f32
+    %1 = arith.mulf %0, %s_b : f32
+    linalg.yield %1 : f32
+  } -> tensor<2xf32>
+  %padded = tensor.pad %xd low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x2x4x4xf32> to tensor<1x2x6x6xf32>
+  %bb = linalg.broadcast ins(%bd : tensor<2xf32>) outs(%ef : tensor<1x2x4x4xf32>) dimensions = [0, 2, 3]
+  %conv = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%padded, %wd : tensor<1x2x6x6xf32>, tensor<2x2x3x3xf32>) outs(%bb : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %yq = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%conv : tensor<1x2x4x4xf32>) outs(%e8 : tensor<1x2x4x4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s_out : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zp_out : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<1x2x4x4xi8>
+  %yd = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%yq : tensor<1x2x4x4xi8>) outs(%ef : tensor<1x2x4x4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.extsi %in : i8 to i64
+    %c = arith.extsi %zp_out_i : i32 to i64
+    %1 = arith.subi %0, %c : i64
+    %2 = arith.sitofp %1 : i64 to f32
+    %3 = arith.mulf %2, %s_out : f32
+    linalg.yield %3 : f32
+  } -> tensor<1x2x4x4xf32>
+  return %yd : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Gemm with weights quantised per output channel (scales 0.5 and 0.25,
+// input scale 0.5), bias added after the matmul, output scale 0.25:
+// multipliers 1 and 0.5 -> [2^30, 2^29] with shift 30.
+// CHECK-LABEL: func.func @gemm_per_channel
+// CHECK: arith.constant dense<[-4, 0]> : tensor<2xi32>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3xi8>, tensor<3x2xi8>) outs(%{{.*}} : tensor<1x2xi32>)
+// CHECK: arith.constant dense<[1073741824, 536870912]> : tensor<2xi64>
+// CHECK: arith.shrsi %{{.*}}, %c30_i64
+// CHECK-NOT: linalg.matmul
+// CHECK: return
+#m2 = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @gemm_per_channel(%x: tensor<1x3xf32>) -> tensor<1x2xf32> {
+  %s_in = arith.constant 0.5 : f32
+  %zp_in = arith.constant 2.0 : f32
+  %zp_in_i = arith.constant 2 : i32
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %s_out = arith.constant 0.25 : f32
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[1, 2], [1, 2], [1, 2]]> : tensor<3x2xi8>
+  %sw = arith.constant dense<[0.5, 0.25]> : tensor<2xf32>
+  %zw = arith.constant dense<0> : tensor<2xi8>
+  // Bias 0.5 and 1.5: 2 and 12 in units of 0.25 and 0.125, minus zp 2 * sum(w) = (3, 6).
+  %bias = arith.constant dense<[2, 12]> : tensor<2xi32>
+  %sb = arith.constant dense<[0.25, 0.125]> : tensor<2xf32>
+  %e8 = tensor.empty() : tensor<1x3xi8>
+  %ef = tensor.empty() : tensor<1x3xf32>
+  %xq = linalg.generic {indexing_maps = [#m2, #m2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<1x3xf32>) outs(%e8 : tensor<1x3xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s_in : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zp_in : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<1x3xi8>
+  %xd = linalg.generic {indexing_maps = [#m2, #m2], iterator_types = ["parallel", "parallel"]} ins(%xq : tensor<1x3xi8>) outs(%ef : tensor<1x3xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.extsi %in : i8 to i32
+    %1 = arith.subi %0, %zp_in_i : i32
+    %2 = arith.sitofp %1 : i32 to f32
+    %3 = arith.mulf %2, %s_in : f32
+    linalg.yield %3 : f32
+  } -> tensor<1x3xf32>
+  %ew = tensor.empty() : tensor<3x2xf32>
+  %wd = linalg.generic {indexing_maps = [#m2, #col, #col, #m2], iterator_types = ["parallel", "parallel"]} ins(%w, %sw, %zw : tensor<3x2xi8>, tensor<2xf32>, tensor<2xi8>) outs(%ew : tensor<3x2xf32>) {
+  ^bb0(%in: i8, %s: f32, %z: i8, %out: f32):
+    %0 = arith.extsi %z : i8 to i16
+    %1 = arith.extsi %in : i8 to i16
+    %2 = arith.subi %1, %0 : i16
+    %3 = arith.sitofp %2 : i16 to f32
+    %4 = arith.mulf %3, %s : f32
+    linalg.yield %4 : f32
+  } -> tensor<3x2xf32>
+  %eb = tensor.empty() : tensor<2xf32>
+  %bd = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%bias, %sb : tensor<2xi32>, tensor<2xf32>) outs(%eb : tensor<2xf32>) {
+  ^bb0(%in: i32, %s: f32, %out: f32):
+    %0 = arith.sitofp %in : i32 to f32
+    %1 = arith.mulf %0, %s : f32
+    linalg.yield %1 : f32
+  } -> tensor<2xf32>
+  %e2 = tensor.empty() : tensor<1x2xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %mm = linalg.matmul ins(%xd, %wd : tensor<1x3xf32>, tensor<3x2xf32>) outs(%fill : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %sum = linalg.generic {indexing_maps = [#m2, #col, #m2], iterator_types = ["parallel", "parallel"]} ins(%mm, %bd : tensor<1x2xf32>, tensor<2xf32>) outs(%e2 : tensor<1x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %0 = arith.addf %a, %b : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x2xf32>
+  %e28 = tensor.empty() : tensor<1x2xi8>
+  %yq = linalg.generic {indexing_maps = [#m2, #m2], iterator_types = ["parallel", "parallel"]} ins(%sum : tensor<1x2xf32>) outs(%e28 : tensor<1x2xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s_out : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<1x2xi8>
+  %yd = linalg.generic {indexing_maps = [#m2, #m2], iterator_types = ["parallel", "parallel"]} ins(%yq : tensor<1x2xi8>) outs(%e2 : tensor<1x2xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %s_out : f32
+    linalg.yield %1 : f32
+  } -> tensor<1x2xf32>
+  return %yd : tensor<1x2xf32>
+}
+
+// -----
+
+// Unsupported: an exp between dequantize and quantize keeps the float path
+// with a warning (an error with strict=1).
+// CHECK-LABEL: func.func @unsupported
+// CHECK: math.exp
+// STRICT: error: quantize kept in float: cannot rewrite its input on integers (float arithmetic this pass does not know)
+#v = affine_map<(d0) -> (d0)>
+func.func @unsupported(%x: tensor<4xf32>) -> tensor<4xi8> {
+  %s = arith.constant 0.5 : f32
+  %zero = arith.constant 0.0 : f32
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %e8 = tensor.empty() : tensor<4xi8>
+  %ef = tensor.empty() : tensor<4xf32>
+  %xq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  %xd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xq : tensor<4xi8>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %s : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  %ex = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xd : tensor<4xf32>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.exp %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  // expected-warning @+1 {{quantize kept in float: cannot rewrite its input on integers (float arithmetic this pass does not know)}}
+  %yq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%ex : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  return %yq : tensor<4xi8>
+}
+
+// -----
+
+// A float model (no quantize): unchanged, named ops stay named.
+// CHECK-LABEL: func.func @float_only
+// CHECK: linalg.matmul
+func.func @float_only(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<2x3xf32>, tensor<3x4xf32>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// QUInt8 activations (fptoui, clamp to [0, 255]) are not rewritten: a
+// warning, the float path stays.
+func.func @unsigned(%x: tensor<4xf32>) -> tensor<4xi8> {
+  %s = arith.constant 0.5 : f32
+  %zp = arith.constant 128.0 : f32
+  %lo = arith.constant 0.0 : f32
+  %hi = arith.constant 255.0 : f32
+  %e8 = tensor.empty() : tensor<4xi8>
+  // expected-warning @+1 {{unsigned (QUInt8) quantize: not rewritten on integers, the float path stays}}
+  %xq = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zp : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptoui %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  return %xq : tensor<4xi8>
+}
