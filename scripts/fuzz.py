@@ -18,7 +18,9 @@ files (the head of one, the tail of another).
 
 A run is a CRASH when ming-opt dies by a signal or exits with a status >= 128,
 or prints "panicked at", "LLVM ERROR", "Assertion", "Stack dump", "PLEASE
-submit a bug report"; a HANG when it outlives --timeout; a SILENT failure when
+submit a bug report"; a HANG when it uses more than --timeout seconds of CPU
+(RLIMIT_CPU, so that other load on the machine does not count) or more than
+four times that on the wall clock; a SILENT failure when
 it exits non-zero without an "error:" line. Each distinct crash (by its first
 telling line) is written to OUT/crash-<n>.mlir with its command and output in
 OUT/crash-<n>.txt. The summary prints executions per mode and the counts; the
@@ -31,6 +33,7 @@ import re
 import resource
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -190,10 +193,15 @@ def mutate(rng, data, corpus):
     return text.encode("utf-8", errors="replace"), " ".join(what)
 
 
-def limit_memory():
-    # A mutant may ask for absurd tensors; 4 GB is far above what any corpus file needs.
-    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
-    os.setsid()
+def limits(cpu_seconds):
+    def apply():
+        # A mutant may ask for absurd tensors; 4 GB is far above what any corpus file needs.
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+        # A hang is measured in CPU time (SIGXCPU), so that a loaded machine
+        # does not turn slow runs into hangs; the wall-clock limit is a backstop.
+        resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_seconds), int(cpu_seconds) + 5))
+        os.setsid()
+    return apply
 
 
 def signature(out):
@@ -233,13 +241,13 @@ def run_one(a, rng, corpus, stats, tmp):
         cmd.append("--split-input-file")
     t0 = time.time()
     try:
-        p = subprocess.run(cmd, capture_output=True, timeout=a.timeout, preexec_fn=limit_memory)
+        p = subprocess.run(cmd, capture_output=True, timeout=4 * a.timeout, preexec_fn=limits(a.timeout))
         status, output = p.returncode, (p.stdout[-4000:] + p.stderr).decode("utf-8", errors="replace")
     except subprocess.TimeoutExpired as e:
         status, output = None, ((e.stdout or b"")[-2000:] + (e.stderr or b"")).decode("utf-8", errors="replace")
     took = time.time() - t0
     kind = None
-    if status is None:
+    if status is None or status in (-signal.SIGXCPU, -signal.SIGKILL):
         kind = "hang"
     elif status < 0 or status >= 128 or CRASH.search(output):
         kind = "crash"
@@ -282,7 +290,8 @@ def main(argv=None):
     ap.add_argument("--runs", type=int, default=None, help="run this many mutants")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--timeout", type=float, default=30, help="seconds before a run counts as a hang (default 30)")
+    ap.add_argument("--timeout", type=float, default=30,
+                    help="CPU seconds before a run counts as a hang (default 30; wall clock: 4x)")
     ap.add_argument("--ming-opt", default="ming-opt")
     ap.add_argument("--corpus", nargs="*", default=[os.path.join(ROOT, "test")])
     ap.add_argument("--out", default="fuzz-out", help="folder for crashes (default fuzz-out)")
