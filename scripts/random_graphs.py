@@ -26,7 +26,9 @@ the same text (numpy's PCG64 seeded with [S, I]).
      names the smallest DSP and BRAM18K limits that work);
   3. draws --dsp/--bram limits from the graph's own generator: mostly at or
      above the smallest ones, sometimes below (an infeasible pick), sometimes
-     the board's defaults;
+     the board's defaults; for about a third of the graphs also
+     --dse-max-lanes 2, 4 or 8 (channels of several parallel lanes; the probe
+     of step 2 runs with it too);
   4. `ming-opt graph --dse --dsp D --bram B`: a "no design of ... fits"
      diagnostic counts as REJECTED (a located diagnostic for an unsupported
      construct too, listed apart); the limits the diagnostic names are then
@@ -665,12 +667,14 @@ def run_one(a, index):
     with open(path, "w") as f:
         f.write(text)
     ming = Ming(a.ming_opt, a.timeout)
+    # parallel lanes on the channels for some graphs (the DSE's default is 1)
+    lanes = ["--dse-max-lanes", str(int(pick(rng, [2, 4, 8])))] if rng.random() < 0.35 else []
 
     def fail(what, out="", limits=None):
         return "fail", f"{what}\n{out.strip()[-3000:]}".rstrip(), limits
 
     # 2. the smallest limits
-    status, out = ming.run([path, "--dse", "--dsp", "0", "--bram", "0", "-o", os.devnull])
+    status, out = ming.run([path, "--dse", *lanes, "--dsp", "0", "--bram", "0", "-o", os.devnull])
     bad = ming.crashed(status, out)
     if bad:
         return fail(f"probe (--dse --dsp 0 --bram 0): {bad}", out)
@@ -685,7 +689,7 @@ def run_one(a, index):
         min_dsp, min_bram = int(m.group(3)), int(m.group(4))
     # 3. limits
     dsp, bram, expect = choose_limits(rng, min_dsp, min_bram)
-    limits = limit_args(dsp, bram)
+    limits = limit_args(dsp, bram) + lanes
     # 4. the DSE under them
     status, out = ming.run([path, "--dse", *limits, "-o", os.devnull])
     bad = ming.crashed(status, out)
@@ -702,7 +706,7 @@ def run_one(a, index):
             return fail(f"--dse {' '.join(limits)}: rejected, yet the limits it names ({named}) are within them", out,
                         limits)
         for check in (["--dsp", str(named[0]), "--bram", "1000000"], ["--dsp", "1000000", "--bram", str(named[1])]):
-            s2, o2 = ming.run([path, "--dse", *check, "-o", os.devnull])
+            s2, o2 = ming.run([path, "--dse", *check, *lanes, "-o", os.devnull])
             if s2 != 0:
                 return fail(f"--dse {' '.join(limits)} named {named} as the smallest limits that work, "
                             f"but --dse {' '.join(check)} fails", o2, limits)
