@@ -108,6 +108,9 @@ pub mod ffi {
         fn is_pass_name(name: &str) -> bool;
         /// Prints the pass section of --help to stdout.
         fn print_pass_help();
+        /// "" when `text` (the input `name`) is safe for MLIR's parser, else
+        /// the located error for a construct that crashes it (cpp/Tools/ParserTraps.cpp).
+        fn find_parser_traps(text: &str, name: &str) -> String;
         /// Registers every dialect (upstream and ming's) in an MLIRContext*
         /// given as an address, e.g. a melior Context's.
         fn register_in_context(context: usize);

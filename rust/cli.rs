@@ -532,6 +532,13 @@ fn run_simulate(cli: &Cli, target: &crate::board::Target, settings: Option<&crat
             return 1;
         }
     };
+    if let Some(cycles) = crate::hls::beyond_simulation_budget(&figures) {
+        log::error!(
+            "the model puts the design at {cycles} cycles, more than the simulator's budget of {}",
+            crate::hls::SIMULATION_BUDGET_CYCLES
+        );
+        return 1;
+    }
     let summary = match crate::sim::run(&module, !cli.no_fifo_minimize) {
         Ok(s) => s,
         Err(e) => {

@@ -141,7 +141,16 @@ fn flow_from(request: &Request, imported: &Imported) -> Result<PathBuf, HlsError
     let mut figures = report::Figures::default();
     if pipeline::level(&module) == Level::Dfg {
         figures = explore(&module, request.dse.as_ref())?;
-        figures.simulation = simulate(&module, request.minimize_fifos)?;
+        figures.simulation = match beyond_simulation_budget(&figures) {
+            Some(cycles) => {
+                log::warn!(
+                    "no simulation: the model puts the design at {cycles} cycles, more than the simulator's budget of \
+                     {SIMULATION_BUDGET_CYCLES}; the FIFO depths stay the DSE's"
+                );
+                None
+            }
+            None => simulate(&module, request.minimize_fifos)?,
+        };
     }
     // The dfg level knows kinds and lanes, which emitHLS no longer spells out.
     let dfg_graph = match pipeline::level(&module) {
@@ -166,6 +175,19 @@ fn flow_from(request: &Request, imported: &Imported) -> Result<PathBuf, HlsError
     log::debug!("top '{}': {} input(s), {} output(s)", top.name, top.num_inputs, top.args.len() - top.num_inputs);
     let project = Project { top: &top, cpp: &cpp, weights: weights.as_deref(), top_signature: &signature, graph: &graph, target: &request.target, figures: &figures };
     Ok(project::write(Path::new(&request.outdir), &project)?)
+}
+
+/// The most cycles (by the model) of a design `--hls` and `--simulate` still
+/// simulate. The simulator handles about 10^7 cycles a second on a CNN layer
+/// and runs a few simulations to minimise the FIFOs, so this is about a minute
+/// at most; a loop of 2^32 iterations (seen in fuzzing) would keep it busy for
+/// hours.
+pub const SIMULATION_BUDGET_CYCLES: i64 = 1 << 28;
+
+/// The model's cycles of the design when they exceed the simulation budget.
+pub fn beyond_simulation_budget(figures: &report::Figures) -> Option<i64> {
+    let cycles = figures.estimate.as_ref()?.dataflow;
+    (cycles > SIMULATION_BUDGET_CYCLES).then_some(cycles)
 }
 
 /// Simulates the dfg `module`; a deadlock is an error, a design the

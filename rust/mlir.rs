@@ -58,15 +58,31 @@ pub fn parse_input<'c>(context: &'c Context, input: &str) -> Result<Module<'c>, 
     let module = if input == "-" {
         let mut source = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut source).map_err(|e| format!("cannot read stdin: {e}"))?;
+        check_parser_traps(&source, "<stdin>")?;
         Module::parse(context, &source)
     } else {
         std::fs::metadata(input).map_err(|e| format!("cannot open '{input}': {e}"))?;
+        // Bytecode or other binary input has nothing for the text scan.
+        if let Ok(source) = std::fs::read_to_string(input) {
+            check_parser_traps(&source, input)?;
+        }
         // Parsing from the file keeps its name in the locations.
         let name = melior::StringRef::new(input);
         let raw = unsafe { mlir_sys::mlirModuleCreateParseFromFile(context.to_raw(), name.to_raw()) };
         unsafe { Module::from_option_raw(raw) }
     };
     module.ok_or_else(|| format!("'{input}' does not parse or verify"))
+}
+
+/// Input on which MLIR's own parser would crash (cpp/Tools/ParserTraps.cpp)
+/// is refused with a located error, printed here like MLIR's diagnostics.
+fn check_parser_traps(source: &str, name: &str) -> Result<(), String> {
+    let trap = crate::bridge::ffi::find_parser_traps(source, name);
+    if trap.is_empty() {
+        return Ok(());
+    }
+    eprint!("{trap}");
+    Err(format!("'{name}' does not parse"))
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 // cxx_build, it includes no MLIR header, so it builds in a second.
 #include "ming/Bridge.h"
 #include "ming/Tools/OptMain.h"
+#include "ming/Tools/ParserTraps.h"
 #include "ming/Transforms/Dse.h"
 #include "ming/rust/bridge.rs.h"
 
@@ -32,6 +33,10 @@ int32_t opt_main(const OptRequest &r) {
 bool is_pass_name(rust::Str name) { return tools::isPassName(std::string(name)); }
 
 void print_pass_help() { tools::printPassHelp(); }
+
+rust::String find_parser_traps(rust::Str text, rust::Str name) {
+  return rust::String(tools::findParserTraps(std::string(text), std::string(name)));
+}
 
 void register_in_context(size_t context) {
   tools::registerInContext(reinterpret_cast<void *>(context));

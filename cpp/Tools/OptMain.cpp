@@ -16,6 +16,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "ming/Tools/ParserTraps.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -168,6 +169,11 @@ int optMain(const OptRequest &request) {
   std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(request.inputFile, &error);
   if (!input) {
     llvm::errs() << "ming-opt: " << error << "\n";
+    return 1;
+  }
+  std::string trap = findParserTraps(input->getBuffer().str(), input->getBufferIdentifier().str());
+  if (!trap.empty()) {
+    llvm::errs() << trap;
     return 1;
   }
   std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(request.outputFile, &error);

@@ -164,7 +164,14 @@ Value clonePayload(Emitter &e, linalg::GenericOp op, ArrayRef<Value> args,
           map.map(operand, e.b.clone(*def)->getResult(0));
     e.b.clone(inner, map);
   }
-  return map.lookup(body.getTerminator()->getOperand(0));
+  // The yielded value may come from outside the body too (canonicalisation
+  // folds a payload that always yields the same constant into a yield of a
+  // constant of the function): cloned like the operands above.
+  Value result = body.getTerminator()->getOperand(0);
+  if (!map.contains(result))
+    if (Operation *def = result.getDefiningOp())
+      map.map(result, e.b.clone(*def)->getResult(0));
+  return map.lookup(result);
 }
 } // namespace
 

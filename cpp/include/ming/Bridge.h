@@ -11,6 +11,7 @@ struct OptRequest;
 int32_t opt_main(const OptRequest &request);
 bool is_pass_name(rust::Str name);
 void print_pass_help();
+rust::String find_parser_traps(rust::Str text, rust::Str name);
 void register_in_context(size_t context);
 struct DseProblem;
 struct DseEstimate;
