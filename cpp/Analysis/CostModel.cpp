@@ -1470,9 +1470,12 @@ ProcessCost Estimator::estimate(const ProcessConfig &config) {
 // Candidates for the DSE
 //===----------------------------------------------------------------------===//
 
-static SmallVector<int64_t> divisors(int64_t n) {
+/// The divisors of `n` up to `most` (the only ones the DSE offers), in order.
+/// Bounded by `most`, not by n: a trip count of 2^63 - 1 (seen in fuzzing)
+/// would otherwise loop for ever.
+static SmallVector<int64_t> divisors(int64_t n, int64_t most) {
   SmallVector<int64_t> out;
-  for (int64_t d = 1; d <= n; ++d)
+  for (int64_t d = 1, last = std::min(n, most); d <= last; ++d)
     if (n % d == 0)
       out.push_back(d);
   if (out.empty())
@@ -1498,9 +1501,7 @@ std::vector<Candidate> enumerateConfigurations(Estimator &estimator, unsigned li
   SmallVector<std::pair<unsigned, SmallVector<int64_t>>> choices;
   for (const LoopCost &lc : ref.loops)
     if (lc.pipelined && !lc.insidePipeline)
-      choices.push_back({lc.id, divisors(std::max<int64_t>(1, lc.trip))});
-  for (auto &[id, ds] : choices)
-    llvm::erase_if(ds, [](int64_t d) { return d > kMaxUnroll; });
+      choices.push_back({lc.id, divisors(std::max<int64_t>(1, lc.trip), kMaxUnroll)});
   std::vector<Candidate> all;
   unsigned evaluated = 1;
   std::vector<size_t> pick(choices.size(), 0);
@@ -1518,8 +1519,7 @@ std::vector<Candidate> enumerateConfigurations(Estimator &estimator, unsigned li
           acc[arg] = std::max(acc[arg], n);
     SmallVector<std::pair<unsigned, SmallVector<int64_t>>> laneChoices;
     for (auto [arg, n] : acc) {
-      SmallVector<int64_t> ds = divisors(std::max<int64_t>(1, n));
-      llvm::erase_if(ds, [&](int64_t d) { return d > kMaxLanes; });
+      SmallVector<int64_t> ds = divisors(std::max<int64_t>(1, n), kMaxLanes);
       laneChoices.push_back({arg, ds});
     }
     std::vector<size_t> lp(laneChoices.size(), 0);

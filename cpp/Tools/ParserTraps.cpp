@@ -175,6 +175,27 @@ std::string findParserTraps(const std::string &input, const std::string &name) {
       keyword = "permutation";
       continue;
     }
+    if (word == "array") {
+      // array<index: ...>: the dense array parser asks an index type for its
+      // bit width (a segmentation fault).
+      size_t after = s.pos;
+      s.skipTrivia();
+      if (s.pos < s.text.size() && s.text[s.pos] == '<') {
+        ++s.pos;
+        s.skipTrivia();
+        size_t typeStart = s.pos;
+        if (s.identifier() == "index") {
+          s.pos += 5;
+          s.skipTrivia();
+          if (s.pos < s.text.size() && (s.text[s.pos] == ':' || s.text[s.pos] == '>'))
+            return located(s.text, name, typeStart,
+                           "dense arrays of 'index' are not supported (MLIR's parser would crash here); use "
+                           "array<i64: ...>");
+        }
+      }
+      s.pos = after;
+      continue;
+    }
     if (keyword.empty() || word != keyword)
       continue;
     s.skipTrivia();

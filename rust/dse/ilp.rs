@@ -115,11 +115,26 @@ enum Goal {
     Bram,
 }
 
+/// The largest cost figure the ILP takes: below HiGHS's infinity (1e20) with
+/// room for sums over every process.
+const MAX_FIGURE: f64 = 1e15;
+
 /// Solves `problem` to proven optimality (or until `time_limit` seconds).
 pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -> Result<Solution, DseError> {
     for node in &problem.nodes {
         if node.candidates.is_empty() {
             return Err(DseError::NoCandidates(node.name.clone()));
+        }
+        // HiGHS takes 1e20 and above as infinite and refuses the problem.
+        for c in &node.candidates {
+            let figures = [c.cycles, c.fill, c.pre, c.tail, c.dsp, c.bram];
+            if figures.iter().any(|v| !v.is_finite() || v.abs() >= MAX_FIGURE) {
+                return Err(DseError::Solver(format!(
+                    "process '{}' has a configuration of {} cycles, {} DSP and {} BRAM18K, beyond what the ILP \
+                     can represent (at most {MAX_FIGURE:e})",
+                    node.name, c.cycles, c.dsp, c.bram
+                )));
+            }
         }
     }
     let start = Instant::now();
@@ -251,7 +266,9 @@ fn run(
             pb.add_row(0.., finish);
         }
     }
-    let mut model = pb.optimise(Sense::Minimise);
+    let mut model = pb
+        .try_optimise(Sense::Minimise)
+        .map_err(|s| DseError::Solver(format!("HiGHS refuses the problem ({s:?})")))?;
     model.make_quiet();
     model.set_option("threads", 1);
     model.set_option("mip_rel_gap", 0.0);
@@ -433,6 +450,18 @@ mod tests {
         let err = solve(&p, Objective::Dataflow, None).expect_err("27 DSPs needed");
         assert_eq!(err, DseError::Infeasible { min_dsp: 27.0, min_bram: 1.0 });
         assert!(err.to_string().contains("27 DSP"));
+    }
+
+    /// Found by fuzzing: a loop nest of 3.7e19 iterations gave costs HiGHS
+    /// takes as infinite; it refused the problem and the highs crate panicked.
+    #[test]
+    fn costs_beyond_the_ilp_are_an_error() {
+        let mut p = chain(10.0);
+        p.nodes[0].candidates[0].cycles = 3.7e19;
+        let err = solve(&p, Objective::Dataflow, None).expect_err("not representable");
+        assert!(err.to_string().contains("beyond what the ILP can represent"), "{err}");
+        p.nodes[0].candidates[0].cycles = f64::INFINITY;
+        assert!(solve(&p, Objective::Sum, None).is_err());
     }
 
     #[test]

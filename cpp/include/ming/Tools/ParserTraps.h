@@ -11,7 +11,9 @@
 //    buffer's terminating NUL and the parser, when it goes on (in the
 //    resources section it does), reads beyond the buffer (a segmentation
 //    fault or not, depending on what lies there).
-// ming-opt scans its input for both first and reports them as located errors.
+// 3. A dense array of index, `array<index: 1, 2>`: its parser asks the index
+//    type for a bit width (a segmentation fault, in mlir-opt-22 as well).
+// ming-opt scans its input for these first and reports them as located errors.
 #ifndef MING_TOOLS_PARSERTRAPS_H
 #define MING_TOOLS_PARSERTRAPS_H
 
