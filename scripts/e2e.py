@@ -97,6 +97,53 @@ def compare(out, ref):
     return maxerr, n, first
 
 
+# The steps every end-to-end check shares (e2e_onnx.py uses them too).
+
+def build_project(cmd, prj, timeout):
+    """Step 'ming-opt --hls': runs `cmd`, which must write the project `prj`."""
+    run_step("ming-opt --hls", cmd, timeout)
+    if not os.path.isdir(prj):
+        raise StepFailure("ming-opt --hls", f"exited 0 but wrote no project folder {prj}")
+
+
+def stage_data(prj, ins, refs):
+    """Step 'project data': the inputs and the references the testbench checks
+    (`refs`: (j, array) pairs) replace any in prj/data; returns that folder."""
+    data = os.path.join(prj, "data")
+    os.makedirs(data, exist_ok=True)
+    for f in os.listdir(data):
+        if re.fullmatch(r"(in|out|ref)\d+\.bin", f):
+            os.remove(os.path.join(data, f))
+    for i, x in enumerate(ins):
+        x.tofile(os.path.join(data, f"in{i}.bin"))
+    for j, r in refs:
+        r.tofile(os.path.join(data, f"ref{j}.bin"))
+    return data
+
+
+def run_csim(prj, timeout, need_pass=True):
+    """Step 'make csim' with -Werror; the testbench's FAIL is a failure, and so
+    is a missing PASS when it had references to check."""
+    csim = run_step("make csim", ["make", "-C", prj, "csim", "CXXFLAGS_EXTRA=-Werror"], timeout)
+    verdicts = re.findall(r"\b(PASS|FAIL)\b", csim)
+    if "FAIL" in verdicts:
+        raise StepFailure("make csim", "the testbench printed FAIL but make exited 0", csim)
+    if need_pass and "PASS" not in verdicts:
+        raise StepFailure("make csim", "the testbench did not print PASS", csim)
+    return csim
+
+
+def read_output(data, j, dtype, shape, text):
+    """out<j>.bin of the testbench as an array, or why it cannot be read."""
+    path = os.path.join(data, f"out{j}.bin")
+    if not os.path.exists(path):
+        return None, f"out{j}.bin: missing (the testbench wrote no output {j})"
+    size, need = os.path.getsize(path), int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+    if size != need:
+        return None, f"out{j}.bin: {size} bytes, {text} needs {need}"
+    return np.fromfile(path, dtype=dtype).reshape(shape), None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("kernel", help="linalg-on-tensors MLIR file with one func.func")
@@ -146,44 +193,24 @@ def main(argv=None):
         cmd = shlex.split(a.ming_opt)
         cmd[0] = shutil.which(cmd[0]) or cmd[0]
         cmd += [os.path.abspath(a.kernel), "--hls", prj]
-        run_step(step, cmd, a.timeout)
-        if not os.path.isdir(prj):
-            raise StepFailure(step, f"exited 0 but wrote no project folder {prj}")
+        build_project(cmd, prj, a.timeout)
         times["ming-opt"] = time.time() - t0
 
         step = "project data"
-        data = os.path.join(prj, "data")
-        os.makedirs(data, exist_ok=True)
-        for f in os.listdir(data):
-            if re.fullmatch(r"(in|out|ref)\d+\.bin", f):
-                os.remove(os.path.join(data, f))
-        for i, x in enumerate(ins):
-            x.tofile(os.path.join(data, f"in{i}.bin"))
-        for j, r in enumerate(refs):
-            r.tofile(os.path.join(data, f"ref{j}.bin"))
+        data = stage_data(prj, ins, enumerate(refs))
 
         step = "make csim"
         t0 = time.time()
-        csim = run_step(step, ["make", "-C", prj, "csim", "CXXFLAGS_EXTRA=-Werror"], a.timeout)
+        run_csim(prj, a.timeout)
         times["csim"] = time.time() - t0
-        verdicts = re.findall(r"\b(PASS|FAIL)\b", csim)
-        if "FAIL" in verdicts:
-            raise StepFailure(step, "the testbench printed FAIL but make exited 0", csim)
-        if "PASS" not in verdicts:
-            raise StepFailure(step, "the testbench did not print PASS", csim)
 
         step = "compare outputs"
         lines, failures = [], []
         for j, (t, r) in enumerate(zip(kernel.results, refs)):
-            path = os.path.join(data, f"out{j}.bin")
-            if not os.path.exists(path):
-                failures.append(f"out{j}.bin: missing (the testbench wrote no output {j})")
+            out, why = read_output(data, j, t.dtype, t.shape, t.text)
+            if why:
+                failures.append(why)
                 continue
-            size = os.path.getsize(path)
-            if size != t.size * t.dtype.itemsize:
-                failures.append(f"out{j}.bin: {size} bytes, {t.text} needs {t.size * t.dtype.itemsize}")
-                continue
-            out = np.fromfile(path, dtype=t.dtype).reshape(t.shape)
             maxerr, nbad, first = compare(out, r)
             lines.append(f"  out{j} {t.text}: max error {maxerr}, mismatches {nbad}/{t.size}")
             if nbad:
