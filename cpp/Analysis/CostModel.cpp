@@ -1179,6 +1179,14 @@ int64_t ProcessModel::seqBlock(Block &block) {
 // First output
 //===----------------------------------------------------------------------===//
 
+/// The branch of `op` the event searches follow with the known induction
+/// values (then when the condition is unknown), or null when it is empty.
+static Block *takenBranch(scf::IfOp op, const Known &known) {
+  auto cond = evalInt(op.getCondition(), known);
+  Region &region = !cond || *cond ? op.getThenRegion() : op.getElseRegion();
+  return region.empty() ? nullptr : &region.front();
+}
+
 bool ProcessModel::reaches(Block &block, Known &known) {
   if (!cache)
     return searchReaches(block, known);
@@ -1286,11 +1294,8 @@ std::optional<int64_t> ProcessModel::findFirst(Block &block, Known &known, int64
       continue;
     }
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      auto cond = evalInt(ifOp.getCondition(), known);
-      bool takeThen = !cond || *cond;
-      Region &region = takeThen ? ifOp.getThenRegion() : ifOp.getElseRegion();
-      if (!region.empty())
-        if (auto at = findFirst(region.front(), known, t))
+      if (Block *taken = takenBranch(ifOp, known))
+        if (auto at = findFirst(*taken, known, t))
           return at;
       t += opCycles.lookup(ifOp);
     }
@@ -1348,14 +1353,10 @@ std::optional<int64_t> ProcessModel::findLast(Block &block, Known &known, int64_
       known.erase(iv);
       continue;
     }
-    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      auto cond = evalInt(ifOp.getCondition(), known);
-      bool takeThen = !cond || *cond;
-      Region &region = takeThen ? ifOp.getThenRegion() : ifOp.getElseRegion();
-      if (!region.empty())
-        if (auto at = findLast(region.front(), known, start))
+    if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      if (Block *taken = takenBranch(ifOp, known))
+        if (auto at = findLast(*taken, known, start))
           return at;
-    }
   }
   --enumBudget;
   return std::nullopt;

@@ -29,6 +29,17 @@ struct Node {
 
 } // namespace
 
+int64_t burstWords(const ProcessCost &c, unsigned arg, int64_t lanes) {
+  int64_t burst = 1;
+  for (const LoopCost &lc : c.loops) {
+    auto n = lc.portAccesses.find(arg);
+    if (!lc.pipelined || lc.insidePipeline || n == lc.portAccesses.end())
+      continue;
+    burst = std::max(burst, ceilDiv(ceilDiv(n->second, std::max<int64_t>(lc.unroll, 1)), lanes));
+  }
+  return burst;
+}
+
 int64_t inFlightElements(dfg::ProcessOp process, const ProcessCost &c) {
   const LoopCost *main = nullptr;
   for (const LoopCost &lc : c.loops)

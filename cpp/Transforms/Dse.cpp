@@ -723,27 +723,13 @@ Estimate apply(void *moduleOp, const std::vector<std::string> &configs, const st
   }
   for (dfg::ProcessOp process : insts->processes)
     recordAttrs(process, costs[process.getSymName().str()]);
-  // A pipeline iteration that moves several words of one port at once needs
-  // a place for them beside the one in flight: 1 + the larger burst of the
-  // two ends (2, Vitis's default, for one word at a time).
+  // Other channels: room for the largest word burst of either end.
   for (auto [i, inst] : llvm::enumerate(insts->ops)) {
     const cost::ProcessCost &c = costs[insts->processes[i].getSymName().str()];
-    for (auto [arg, port] : llvm::enumerate(inst.getPorts())) {
-      auto ch = port.getDefiningOp<dfg::ChannelOp>();
-      if (!ch || !isa<dfg::InputType, dfg::OutputType>(port.getType()))
-        continue;
-      int64_t burst = 1;
-      for (const cost::LoopCost &lc : c.loops) {
-        auto n = lc.portAccesses.find(arg);
-        if (!lc.pipelined || lc.insidePipeline || n == lc.portAccesses.end())
-          continue;
-        int64_t perIter = (n->second + std::max<int64_t>(lc.unroll, 1) - 1) /
-                          std::max<int64_t>(lc.unroll, 1);
-        int64_t lanes = ch.getLanes();
-        burst = std::max(burst, (perIter + lanes - 1) / lanes);
-      }
-      ch.setDepth(std::max<int64_t>(ch.getDepth(), 1 + burst));
-    }
+    for (auto [arg, port] : llvm::enumerate(inst.getPorts()))
+      if (auto ch = port.getDefiningOp<dfg::ChannelOp>();
+          ch && isa<dfg::InputType, dfg::OutputType>(port.getType()))
+        ch.setDepth(std::max<int64_t>(ch.getDepth(), 1 + cost::burstWords(c, arg, ch.getLanes())));
   }
   // Fork FIFOs in words of the chosen lanes, with the chosen pipelines.
   cost::sizeForkFifos(*graph, [&](dfg::ProcessOp p) {

@@ -33,6 +33,12 @@ struct ForkFifo {
 /// `c`: the pipeline's depth at the process's average input rate.
 int64_t inFlightElements(dfg::ProcessOp process, const ProcessCost &c);
 
+/// The most words of `lanes` lanes one pipeline iteration of a process under
+/// cost `c` moves through its port `arg` at once (at least 1). A channel
+/// needs room for that beside the word in flight: depth >= 1 + the larger
+/// burst of its two ends (2, Vitis's default, for one word at a time).
+int64_t burstWords(const ProcessCost &c, unsigned arg, int64_t lanes);
+
 /// Elements in flight per process (0 when unknown), for the lag.
 using InFlight = std::function<int64_t(dfg::ProcessOp)>;
 
