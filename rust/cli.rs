@@ -170,6 +170,11 @@ pub struct Cli {
     #[arg(long = "top", value_name = "FUNCTION")]
     pub top: Option<String>,
 
+    /// The shape of a model input with symbolic dimensions, e.g. input=1x3x32x32
+    /// (ONNX and TFLite input; repeat for several inputs; default: batch 1).
+    #[arg(long = "input-shape", value_name = "NAME=SHAPE")]
+    pub input_shape: Vec<String>,
+
     /// Keep the DSE's FIFO depths (--hls, --simulate): no FIFO minimisation.
     #[arg(long = "no-fifo-minimize")]
     pub no_fifo_minimize: bool,
@@ -367,12 +372,18 @@ fn hls_request(cli: &Cli, pass_flags: bool) -> Result<crate::hls::Request, Strin
     let settings = dse_settings(cli, &target)?;
     Ok(crate::hls::Request {
         input: cli.input.clone(),
+        import: import_options(cli),
         top: top(cli)?,
         outdir: std::path::PathBuf::from(outdir),
         target,
         dse: if cli.no_dse { None } else { Some(settings) },
         minimize_fifos: !cli.no_fifo_minimize,
     })
+}
+
+/// What the front end needs beyond INPUT.
+pub fn import_options(cli: &Cli) -> crate::frontend::ImportOptions {
+    crate::frontend::ImportOptions { input_shapes: cli.input_shape.clone() }
 }
 
 /// The --top function, checked to be a name a pass option can carry.
@@ -491,7 +502,7 @@ fn simulate_request(cli: &Cli, pass_flags: bool) -> Result<(crate::board::Target
 fn dfg_module<'c>(context: &'c melior::Context, cli: &Cli, flag: &str) -> Option<melior::ir::Module<'c>> {
     let input = cli.input.as_str();
     use crate::pipeline::{self, Level};
-    let imported = match crate::frontend::import(input) {
+    let imported = match crate::frontend::import(input, &import_options(cli)) {
         Ok(i) => i,
         Err(e) => {
             log::error!("{e}");
@@ -628,7 +639,7 @@ fn emit_hls_cpp(cli: &Cli) -> i32 {
 /// linalg is printed.
 fn opt_main(cli: &Cli, passes: Vec<(String, String)>) -> i32 {
     let imported = match crate::frontend::detect(&cli.input) {
-        Ok(crate::frontend::Kind::Onnx | crate::frontend::Kind::Torch) => match crate::frontend::import(&cli.input) {
+        Ok(crate::frontend::Kind::Onnx | crate::frontend::Kind::Tflite | crate::frontend::Kind::Torch) => match crate::frontend::import(&cli.input, &import_options(cli)) {
             Ok(i) => Some(i),
             Err(e) => {
                 log::error!("{e}");

@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone)]
 pub struct Request {
     pub input: String,
+    /// Shapes and other settings for the model importers.
+    pub import: frontend::ImportOptions,
     /// The function to compile (--top); None: the module's only one.
     pub top: Option<String>,
     pub outdir: PathBuf,
@@ -81,7 +83,7 @@ impl From<ProjectError> for HlsError {
 
 /// Runs the flow; 0 on success, 1 with a diagnostic on any failure.
 pub fn run(request: &Request) -> i32 {
-    let imported = match frontend::import(&request.input) {
+    let imported = match frontend::import(&request.input, &request.import) {
         Ok(i) => i,
         Err(e) => {
             log::error!("{e}");

@@ -4,11 +4,15 @@
 //!
 //! | input | how it is recognised | what runs |
 //! |---|---|---|
-//! | ONNX model | `.onnx` extension, or protobuf bytes that are not MLIR | `iree-import-onnx`, then `iree-opt` (torch pipelines) |
+//! | TFLite model | `.tflite` extension, or the `TFL3` identifier | `prepare_onnx.py` (tf2onnx), then as ONNX |
+//! | ONNX model | `.onnx` extension, or protobuf bytes that are not MLIR | `prepare_onnx.py` (opset, shapes), `iree-import-onnx`, then `iree-opt` (torch pipelines) |
 //! | torch dialect | `.mlir` whose ops or types are `torch.*` | `iree-opt` (torch pipelines) |
 //! | TOSA | `.mlir` with `tosa.*` ops | `tosa-to-linalg-pipeline`, in process |
 //! | linalg, dfg, emitHLS | anything else | nothing |
 //!
+//! `prepare_onnx.py` (next to this file, run with the front end's Python)
+//! converts TFLite with tf2onnx, upgrades opsets before 17 with onnx's version
+//! converter and fixes symbolic dimensions (batch 1, or `--input-shape`).
 //! The torch pipelines are those of IREE's own ONNX flow:
 //! `torch-onnx-to-torch-backend-pipeline,torch-backend-to-linalg-on-tensors-backend-pipeline`.
 //! The external tools are found by `tools::find` (MING_PYTHON_TOOLS, the
@@ -30,6 +34,7 @@ use std::process::Command;
 /// What kind of input a file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    Tflite,
     Onnx,
     Torch,
     Tosa,
@@ -40,6 +45,7 @@ pub enum Kind {
 impl Kind {
     pub fn describe(self) -> &'static str {
         match self {
+            Kind::Tflite => "a TensorFlow Lite model",
             Kind::Onnx => "an ONNX model",
             Kind::Torch => "MLIR in the torch dialect",
             Kind::Tosa => "MLIR in the TOSA dialect",
@@ -60,12 +66,26 @@ pub const TORCH_TO_LINALG: &str =
 /// models), run on every ONNX and torch import.
 pub const QUANTIZE_INTEGER: &str = "builtin.module(func.func(ming-quantize-integer))";
 
+/// The model preparation script, run with the front end's Python.
+const PREPARE_ONNX: &str = include_str!("prepare_onnx.py");
+
+/// What the user says about the model beyond its path.
+#[derive(Debug, Clone, Default)]
+pub struct ImportOptions {
+    /// `--input-shape NAME=D0xD1x...`: shapes for inputs with symbolic
+    /// dimensions (as written: checked by the preparation script).
+    pub input_shapes: Vec<String>,
+}
+
 #[derive(Debug)]
 pub enum FrontendError {
     /// An external tool is neither in MING_PYTHON_TOOLS, the venv nor on PATH.
     MissingTool(tools::Missing),
     /// The input cannot be read.
     Input(String),
+    /// The model is refused before import (unreadable, an opset or shape we
+    /// cannot use, a missing Python package): the reason.
+    Model { input: String, message: String },
     /// An importer ran and failed: its stderr, summarised.
     Import { tool: String, input: String, status: String, stderr: String, kept: Option<PathBuf> },
 }
@@ -75,6 +95,7 @@ impl fmt::Display for FrontendError {
         match self {
             FrontendError::MissingTool(m) => write!(f, "{m}"),
             FrontendError::Input(m) => f.write_str(m),
+            FrontendError::Model { input, message } => write!(f, "{input}: {message}"),
             FrontendError::Import { tool, input, status, stderr, kept } => {
                 write!(f, "'{tool}' failed on '{input}' ({status})")?;
                 let summary = summarise(stderr);
@@ -131,6 +152,10 @@ pub fn detect_bytes(path: &Path, bytes: &[u8]) -> Kind {
     let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     if ext.as_deref() == Some("onnx") {
         return Kind::Onnx;
+    }
+    // A TFLite flatbuffer carries its file identifier at bytes 4..8.
+    if ext.as_deref() == Some("tflite") || bytes.get(4..8) == Some(b"TFL3".as_slice()) {
+        return Kind::Tflite;
     }
     if bytes.starts_with(MLIR_BYTECODE_MAGIC) {
         return Kind::Mlir;
@@ -207,6 +232,7 @@ impl Imported {
 impl Kind {
     fn describe_short(self) -> &'static str {
         match self {
+            Kind::Tflite => "TFLite model",
             Kind::Onnx => "ONNX model",
             Kind::Torch => "torch MLIR",
             Kind::Tosa => "TOSA MLIR",
@@ -218,26 +244,29 @@ impl Kind {
 /// Brings `input` to a form the flow parses: runs the importers for ONNX
 /// and torch input (into a scratch directory), schedules tosa-to-linalg for
 /// TOSA, passes everything else through.
-pub fn import(input: &str) -> Result<Imported, FrontendError> {
+pub fn import(input: &str, options: &ImportOptions) -> Result<Imported, FrontendError> {
     let kind = detect(input)?;
     log::info!("input '{input}' is {}", kind.describe());
     match kind {
         Kind::Mlir => Ok(Imported { kind, path: input.to_string(), rewrites: Vec::new(), scratch: None }),
         Kind::Tosa => Ok(Imported { kind, path: input.to_string(), rewrites: vec![TOSA_TO_LINALG], scratch: None }),
-        Kind::Onnx | Kind::Torch => {
-            // Both tools are looked up before anything runs.
-            let import_onnx = if kind == Kind::Onnx { Some(tools::find("iree-import-onnx").map_err(FrontendError::MissingTool)?) } else { None };
+        Kind::Onnx | Kind::Tflite | Kind::Torch => {
+            // Every tool is looked up before anything runs.
+            let model = kind != Kind::Torch;
+            let import_onnx = if model { Some(tools::find("iree-import-onnx").map_err(FrontendError::MissingTool)?) } else { None };
             let iree_opt = tools::find("iree-opt").map_err(FrontendError::MissingTool)?;
+            let python = if model { Some(tools::find("python").map_err(FrontendError::MissingTool)?) } else { None };
             let scratch = scratch_dir().map_err(|e| FrontendError::Input(format!("cannot create a scratch directory: {e}")))?;
             let stem = Path::new(input).file_stem().and_then(|s| s.to_str()).unwrap_or("model").to_string();
             let result = (|| {
-                let torch = match &import_onnx {
-                    Some(tool) => {
+                let torch = match (&python, &import_onnx) {
+                    (Some(python), Some(tool)) => {
+                        let onnx = prepare(python, input, kind, options, &scratch, &stem)?;
                         let out = scratch.join(format!("{stem}.torch.mlir"));
-                        run_tool(tool, &[input.as_ref(), "-o".as_ref(), out.as_os_str()], input, &scratch)?;
+                        run_tool(tool, &[onnx.as_os_str(), "-o".as_ref(), out.as_os_str()], input, &scratch)?;
                         out
                     }
-                    None => PathBuf::from(input),
+                    _ => PathBuf::from(input),
                 };
                 let linalg = scratch.join(format!("{stem}.linalg.mlir"));
                 let pipeline = format!("--pass-pipeline={TORCH_TO_LINALG}");
@@ -268,6 +297,58 @@ pub fn import(input: &str) -> Result<Imported, FrontendError> {
             }
         }
     }
+}
+
+/// Runs `prepare_onnx.py` on the model: TFLite -> ONNX, opset upgrade,
+/// symbolic dimensions fixed. Its remarks and warnings are the user's, located
+/// at the model; its errors become the import's error.
+fn prepare(python: &Path, input: &str, kind: Kind, options: &ImportOptions, scratch: &Path, stem: &str) -> Result<PathBuf, FrontendError> {
+    let script = scratch.join("prepare_onnx.py");
+    std::fs::write(&script, PREPARE_ONNX).map_err(|e| FrontendError::Input(format!("cannot write {}: {e}", script.display())))?;
+    let out = scratch.join(format!("{stem}.prepared.onnx"));
+    let mut args: Vec<std::ffi::OsString> = vec![script.clone().into(), input.into(), out.clone().into()];
+    for shape in &options.input_shapes {
+        args.push("--shape".into());
+        args.push(shape.into());
+    }
+    if kind == Kind::Tflite {
+        args.push("--tflite".into());
+    }
+    log::info!("running {} {}", python.display(), args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" "));
+    let started = std::time::Instant::now();
+    let output = Command::new(python).args(&args).env("TF_CPP_MIN_LOG_LEVEL", "3").output().map_err(|e| FrontendError::Import {
+        tool: "python".into(),
+        input: input.to_string(),
+        status: format!("cannot run {}: {e}", python.display()),
+        stderr: String::new(),
+        kept: None,
+    })?;
+    log::info!("prepare_onnx.py: {:.2} s", started.elapsed().as_secs_f64());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let said: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("remark: ") || l.starts_with("warning: ") || l.starts_with("error: "))
+        .collect();
+    if output.status.success() {
+        for line in &said {
+            eprintln!("{input}: {line}");
+        }
+        return Ok(out);
+    }
+    let errors: Vec<String> = said.iter().filter(|l| l.starts_with("error: ")).map(|l| l["error: ".len()..].to_string()).collect();
+    if errors.is_empty() {
+        return Err(FrontendError::Import {
+            tool: "prepare_onnx.py".into(),
+            input: input.to_string(),
+            status: match output.status.code() {
+                Some(c) => format!("exit status {c}"),
+                None => "killed by a signal".to_string(),
+            },
+            stderr: stderr.into_owned(),
+            kept: None,
+        });
+    }
+    Err(FrontendError::Model { input: input.to_string(), message: errors.join("; ") })
 }
 
 /// A fresh directory under the temporary directory for one import.
@@ -327,6 +408,8 @@ mod tests {
         assert_eq!(detect_bytes(p("model.bin"), b"\x08\x08\x12\x04\xff\xfe"), Kind::Onnx);
         assert_eq!(detect_bytes(p("m.mlirbc"), b"ML\xefR\x00"), Kind::Mlir);
         assert_eq!(detect_bytes(p("m.mlir"), b"func.func @f() { return }"), Kind::Mlir);
+        assert_eq!(detect_bytes(p("m.tflite"), b""), Kind::Tflite);
+        assert_eq!(detect_bytes(p("model.bin"), b"\x1c\x00\x00\x00TFL3\x00\x00"), Kind::Tflite);
     }
 
     #[test]

@@ -1,0 +1,163 @@
+"""Brings a model to the ONNX the importer reads: ming-opt runs this with the
+front end's Python (the checkout's .venv) before iree-import-onnx.
+
+    python prepare_onnx.py MODEL OUT.onnx [--shape NAME=1x3x32x32 ...]
+
+- A .tflite model is converted with tf2onnx (TensorFlow Lite flatbuffers have
+  no MLIR importer that works with a current TensorFlow; tf2onnx keeps int8
+  tensors, per-channel scales and the model's NHWC interface).
+- Opsets before 17 are upgraded with onnx's version converter: the importer's
+  lowering of Softmax, Flatten, BatchNormalization ... follows opset 13+.
+- Symbolic dimensions are fixed: by --shape when given, else a symbolic
+  leading (batch) dimension becomes 1. Any other symbolic dimension is an error.
+
+Everything said to the user goes to stderr as `remark:` or `error:` lines;
+exit status 0 on success, 1 on a model we refuse (with the reason), 2 when a
+Python package is missing (the message names it and how to install it).
+"""
+import os
+import sys
+
+TARGET_OPSET = 17
+NEWEST_OPSET = 21
+
+
+def say(kind, msg):
+    print(f"{kind}: {msg}", file=sys.stderr)
+
+
+def fail(msg, status=1):
+    say("error", msg)
+    sys.exit(status)
+
+
+def need(module, package, why):
+    try:
+        return __import__(module)
+    except ImportError:
+        fail(f"{why} needs the Python package '{package}' (install it with scripts/setup.sh, "
+             f"or '.venv/bin/pip install {package}')", 2)
+
+
+def parse_shapes(args):
+    shapes = {}
+    for a in args:
+        name, sep, dims = a.rpartition("=")
+        if not sep or not name:
+            fail(f"--input-shape '{a}': expected NAME=D0xD1x..., e.g. input=1x3x32x32")
+        try:
+            shape = [int(d) for d in dims.lower().split("x")]
+        except ValueError:
+            fail(f"--input-shape '{a}': dimensions must be positive integers separated by 'x'")
+        if any(d <= 0 for d in shape):
+            fail(f"--input-shape '{a}': dimensions must be positive")
+        shapes[name] = shape
+    return shapes
+
+
+def from_tflite(path, scratch):
+    need("tensorflow", "tensorflow-cpu", "TFLite input")
+    need("tf2onnx", "tf2onnx", "TFLite input")
+    import tf2onnx
+    out = os.path.join(scratch, "tflite.onnx")
+    # tf2onnx logs at INFO on stdout/stderr; only its errors matter here.
+    import logging
+    logging.getLogger("tf2onnx").setLevel(logging.ERROR)
+    try:
+        tf2onnx.convert.from_tflite(path, opset=TARGET_OPSET, output_path=out)
+    except Exception as e:  # tf2onnx raises bare exceptions for unsupported TFLite ops
+        fail(f"tf2onnx cannot convert '{path}': {e}")
+    say("remark", f"'{path}' converted from TensorFlow Lite with tf2onnx (opset {TARGET_OPSET})")
+    return out
+
+
+def main(argv):
+    if len(argv) < 2:
+        fail("usage: prepare_onnx.py MODEL OUT.onnx [--shape NAME=SHAPE ...] [--tflite]")
+    src, dst = argv[0], argv[1]
+    rest = argv[2:]
+    shape_args, tflite = [], False
+    i = 0
+    while i < len(rest):
+        if rest[i] == "--shape" and i + 1 < len(rest):
+            shape_args.append(rest[i + 1])
+            i += 2
+        elif rest[i] == "--tflite":
+            tflite = True
+            i += 1
+        else:
+            fail(f"unknown argument '{rest[i]}'")
+    shapes = parse_shapes(shape_args)
+    onnx = need("onnx", "onnx", "ONNX input")
+    if tflite:
+        src = from_tflite(src, os.path.dirname(os.path.abspath(dst)))
+    try:
+        model = onnx.load(src)
+    except Exception as e:
+        fail(f"'{src}' is not a readable ONNX model: {e}")
+
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
+    if opset is None:
+        fail(f"'{src}' imports no version of the default ONNX operator set")
+    if opset > NEWEST_OPSET:
+        fail(f"'{src}' uses ONNX opset {opset}; ming reads opsets 7 to {NEWEST_OPSET}")
+    if opset < TARGET_OPSET:
+        from onnx import version_converter
+        try:
+            model = version_converter.convert_version(model, TARGET_OPSET)
+        except Exception as e:
+            fail(f"'{src}' uses ONNX opset {opset}, and onnx's version converter cannot bring it "
+                 f"to opset {TARGET_OPSET}: {e}")
+        say("remark", f"'{src}' upgraded from ONNX opset {opset} to {TARGET_OPSET}")
+
+    initializers = {t.name for t in model.graph.initializer}
+    inputs = [v for v in model.graph.input if v.name not in initializers]
+    for name in shapes:
+        if name not in [v.name for v in inputs]:
+            fail(f"--input-shape names '{name}', but the model's inputs are "
+                 + ", ".join(f"'{v.name}'" for v in inputs))
+    changed = False
+    for v in inputs:
+        dims = v.type.tensor_type.shape.dim
+        if v.name in shapes:
+            want = shapes[v.name]
+            if len(want) != len(dims):
+                fail(f"--input-shape gives '{v.name}' {len(want)} dimensions; the model gives it {len(dims)}")
+            for d, n in zip(dims, want):
+                if d.HasField("dim_value") and d.dim_value not in (0, n):
+                    fail(f"--input-shape {v.name}={'x'.join(map(str, want))} contradicts the model's "
+                         f"fixed dimension {d.dim_value}")
+                d.ClearField("dim_param")
+                d.dim_value = n
+            changed = True
+            continue
+        for k, d in enumerate(dims):
+            if d.HasField("dim_value") and d.dim_value > 0:
+                continue
+            label = d.dim_param or "?"
+            if k == 0:
+                say("remark", f"input '{v.name}' has a symbolic batch dimension '{label}': the design is "
+                              f"for batch 1 (--input-shape {v.name}=... sets another shape)")
+                d.ClearField("dim_param")
+                d.dim_value = 1
+                changed = True
+            else:
+                fail(f"input '{v.name}' has a symbolic dimension '{label}' at position {k}; give its "
+                     f"shape with --input-shape {v.name}=D0xD1x...")
+    if changed:
+        # Shapes inferred from the old symbolic ones would contradict the new.
+        del model.graph.value_info[:]
+        for v in model.graph.output:
+            for d in v.type.tensor_type.shape.dim:
+                if not (d.HasField("dim_value") and d.dim_value > 0):
+                    d.ClearField("dim_param")
+                    d.ClearField("dim_value")
+    try:
+        model = onnx.shape_inference.infer_shapes(model, strict_mode=False)
+    except Exception as e:
+        say("warning", f"ONNX shape inference failed ({e}); the importer infers shapes itself")
+    onnx.save(model, dst)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
