@@ -13,7 +13,7 @@ use std::fmt;
 /// Stage A: named linalg ops become generics (the kernel analysis reads
 /// generics), then every op becomes a process of one dfg.graph.
 pub const LINALG_TO_DFG: &str =
-    "builtin.module(func.func(linalg-generalize-named-ops),convert-linalg-to-dfg,canonicalize,cse)";
+    "builtin.module(func.func(linalg-generalize-named-ops,ming-fold-constants),convert-linalg-to-dfg,canonicalize,cse)";
 
 /// Stage A for the function `top` (--top), or the module's only one.
 pub fn linalg_to_dfg(top: Option<&str>) -> String {

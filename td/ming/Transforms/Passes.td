@@ -86,4 +86,28 @@ def QuantizeInteger : Pass<"ming-quantize-integer", "mlir::func::FuncOp"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def FoldConstants : Pass<"ming-fold-constants", "mlir::func::FuncOp"> {
+  let summary = "Compute at compile time what the model computes from constants only";
+  let description = [{
+    Models compute part of their weights at run time: ONNX Gemm's transposed
+    weight is a `linalg.transpose` of a constant, a weight-only quantised
+    model dequantises i8 weights (`sitofp`, `mulf` by a per-channel scale), a
+    BatchNorm not folded by the exporter is arithmetic on per-channel
+    constants. Streamed, each becomes a process that sends the same numbers
+    on every inference, often through a full reorder buffer. This pass
+    evaluates every `linalg.generic` whose inputs are all constants (dense
+    or dense_resource, fills, splats) and whose payload uses arith and math
+    scalar ops, in the generic's own iteration order (so floating-point
+    reductions give what the generic gives), and replaces it with a dense
+    constant; reshapes of constants fold too. A generic that would grow the
+    data (a bias broadcast over a feature map) is left alone: its small
+    constant and the broadcast cost less than the ROM it would become.
+    Folds needing more than 2^26 scalar evaluations are left alone.
+  }];
+  let statistics = [
+    Statistic<"numFolded", "folded", "Ops computed at compile time">
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 #endif

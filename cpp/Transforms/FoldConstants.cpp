@@ -1,0 +1,593 @@
+// ming-fold-constants: whatever a model computes from constants only (weight
+// transposes, weight dequantisation, BatchNorm arithmetic on per-channel
+// vectors, reshapes of weights) is computed here, at compile time, so that
+// it reaches the layer that reads it as one ROM instead of a process that
+// streams it. See td/ming/Transforms/Passes.td for the contract.
+//
+// A linalg.generic folds when every input is a constant (dense or
+// dense_resource, a fill, a splat), its outputs are constants, fills or
+// unread empties, its payload uses only the scalar ops the evaluator below
+// knows, and it does not grow the data: a bias broadcast to a whole feature
+// map stays a small ROM and a broadcast, which costs no storage.
+#include "ming/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cfenv>
+#include <cmath>
+#include <optional>
+
+namespace ming {
+#define GEN_PASS_DEF_FOLDCONSTANTS
+#include "ming/Transforms/Passes.h.inc"
+} // namespace ming
+
+using namespace mlir;
+
+namespace {
+
+/// No fold may take more scalar evaluations than this (a few seconds).
+constexpr int64_t kMaxWork = int64_t(1) << 26;
+
+/// One scalar: a float held as double (f32 results rounded to float after
+/// every op) or an integer held sign-extended from its width.
+struct Scalar {
+  double f = 0;
+  int64_t i = 0;
+};
+
+/// A constant tensor's elements, flat in row-major order.
+struct Data {
+  Type elem;
+  SmallVector<int64_t> shape;
+  std::vector<Scalar> values;
+  bool splat = false; // one value for every element
+  Scalar at(int64_t k) const { return splat ? values.front() : values[k]; }
+};
+
+int64_t widthOf(Type t) {
+  if (auto it = dyn_cast<IntegerType>(t))
+    return it.getWidth();
+  return t.isIndex() ? 64 : 0;
+}
+
+/// `v` wrapped to `width` bits, sign-extended.
+int64_t wrap(int64_t v, int64_t width) {
+  if (width >= 64 || width <= 0)
+    return v;
+  uint64_t mask = (uint64_t(1) << width) - 1;
+  uint64_t u = uint64_t(v) & mask;
+  if (u >> (width - 1))
+    u |= ~mask;
+  return int64_t(u);
+}
+
+uint64_t unsignedOf(int64_t v, int64_t width) {
+  return width >= 64 ? uint64_t(v) : uint64_t(v) & ((uint64_t(1) << width) - 1);
+}
+
+double roundTo(Type t, double v) { return t.isF32() ? double(float(v)) : v; }
+
+std::optional<Scalar> scalarOf(Attribute attr) {
+  Scalar s;
+  if (auto f = dyn_cast<FloatAttr>(attr)) {
+    s.f = f.getValueAsDouble();
+    return s;
+  }
+  if (auto i = dyn_cast<IntegerAttr>(attr)) {
+    s.i = i.getType().isInteger(1) ? int64_t(i.getValue().getBoolValue()) : i.getValue().getSExtValue();
+    return s;
+  }
+  return std::nullopt;
+}
+
+bool supportedElement(Type t) {
+  return t.isF32() || t.isF64() || (isa<IntegerType>(t) && widthOf(t) <= 64);
+}
+
+/// The elements of a dense or dense_resource attribute.
+std::optional<Data> dataOf(Attribute attr) {
+  auto typed = dyn_cast<TypedAttr>(attr);
+  if (!typed)
+    return std::nullopt;
+  auto type = dyn_cast<RankedTensorType>(typed.getType());
+  if (!type || !supportedElement(type.getElementType()))
+    return std::nullopt;
+  Data d;
+  d.elem = type.getElementType();
+  d.shape.assign(type.getShape().begin(), type.getShape().end());
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    d.splat = dense.isSplat();
+    if (d.splat) {
+      std::optional<Scalar> s = scalarOf(dense.getSplatValue<Attribute>());
+      if (!s)
+        return std::nullopt;
+      d.values.push_back(*s);
+      return d;
+    }
+    d.values.reserve(dense.getNumElements());
+    if (d.elem.isF32()) {
+      for (float v : dense.getValues<float>())
+        d.values.push_back({double(v), 0});
+    } else if (d.elem.isF64()) {
+      for (double v : dense.getValues<double>())
+        d.values.push_back({v, 0});
+    } else {
+      bool boolean = d.elem.isInteger(1);
+      for (const APInt &v : dense.getValues<APInt>())
+        d.values.push_back({0, boolean ? int64_t(v.getBoolValue()) : v.getSExtValue()});
+    }
+    return d;
+  }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    ArrayRef<char> raw = blob->getData();
+    int64_t n = type.getNumElements();
+    int64_t bytes = d.elem.isF32() ? 4 : d.elem.isF64() ? 8 : (widthOf(d.elem) + 7) / 8;
+    if (!llvm::is_contained({1, 2, 4, 8}, bytes) || int64_t(raw.size()) != n * bytes)
+      return std::nullopt;
+    d.values.resize(n);
+    for (int64_t k = 0; k < n; ++k) {
+      const char *p = raw.data() + k * bytes;
+      Scalar &s = d.values[k];
+      if (d.elem.isF32()) {
+        float v;
+        memcpy(&v, p, 4);
+        s.f = v;
+      } else if (d.elem.isF64()) {
+        memcpy(&s.f, p, 8);
+      } else {
+        int64_t v = 0;
+        memcpy(&v, p, bytes); // little endian
+        s.i = wrap(v, widthOf(d.elem) == 1 ? 8 : bytes * 8);
+        if (widthOf(d.elem) == 1)
+          s.i = s.i != 0;
+      }
+    }
+    return d;
+  }
+  return std::nullopt;
+}
+
+/// The constant tensor `v` is, if any: a constant op, or a fill of one.
+std::optional<Data> constantData(Value v) {
+  Attribute attr;
+  if (matchPattern(v, m_Constant(&attr)))
+    return dataOf(attr);
+  if (auto fill = v.getDefiningOp<linalg::GenericOp>())
+    if (std::optional<Value> value = linalg::isaFillOpInterface(fill)) {
+      Attribute scalar;
+      if (!matchPattern(*value, m_Constant(&scalar)))
+        return std::nullopt;
+      std::optional<Scalar> s = scalarOf(scalar);
+      auto type = cast<RankedTensorType>(v.getType());
+      if (!s || !supportedElement(type.getElementType()))
+        return std::nullopt;
+      Data d;
+      d.elem = type.getElementType();
+      d.shape.assign(type.getShape().begin(), type.getShape().end());
+      d.splat = true;
+      d.values.push_back(*s);
+      return d;
+    }
+  return std::nullopt;
+}
+
+DenseElementsAttr toAttr(RankedTensorType type, const Data &d) {
+  Type e = type.getElementType();
+  int64_t n = type.getNumElements();
+  auto get = [&](int64_t k) { return d.at(k); };
+  if (e.isF32()) {
+    std::vector<float> v(n);
+    for (int64_t k = 0; k < n; ++k)
+      v[k] = float(get(k).f);
+    return DenseElementsAttr::get(type, ArrayRef<float>(v));
+  }
+  if (e.isF64()) {
+    std::vector<double> v(n);
+    for (int64_t k = 0; k < n; ++k)
+      v[k] = get(k).f;
+    return DenseElementsAttr::get(type, ArrayRef<double>(v));
+  }
+  int64_t w = widthOf(e);
+  std::vector<APInt> v;
+  v.reserve(n);
+  for (int64_t k = 0; k < n; ++k)
+    v.push_back(APInt(w, uint64_t(get(k).i), /*isSigned=*/true, /*implicitTrunc=*/true));
+  return DenseElementsAttr::get(type, v);
+}
+
+//===----------------------------------------------------------------------===//
+// The scalar evaluator
+//===----------------------------------------------------------------------===//
+
+/// Evaluates `op` on `in`; nothing for ops it does not know.
+std::optional<Scalar> evaluate(Operation *op, ArrayRef<Scalar> in) {
+  Type t = op->getNumResults() ? op->getResult(0).getType() : Type();
+  int64_t w = t ? widthOf(t) : 0;
+  auto inW = [&](unsigned k) { return widthOf(op->getOperand(k).getType()); };
+  auto f = [&](double v) { return std::optional<Scalar>(Scalar{roundTo(t, v), 0}); };
+  auto i = [&](int64_t v) { return std::optional<Scalar>(Scalar{0, wrap(v, w)}); };
+  auto a = [&](unsigned k) { return in[k].f; };
+  auto n = [&](unsigned k) { return in[k].i; };
+  auto u = [&](unsigned k) { return unsignedOf(in[k].i, inW(k)); };
+  return llvm::TypeSwitch<Operation *, std::optional<Scalar>>(op)
+      .Case([&](arith::AddFOp) { return f(a(0) + a(1)); })
+      .Case([&](arith::SubFOp) { return f(a(0) - a(1)); })
+      .Case([&](arith::MulFOp) { return f(a(0) * a(1)); })
+      .Case([&](arith::DivFOp) { return f(a(0) / a(1)); })
+      .Case([&](arith::NegFOp) { return f(-a(0)); })
+      .Case([&](arith::MaximumFOp) { return f(std::isnan(a(0)) || std::isnan(a(1)) ? NAN : std::max(a(0), a(1))); })
+      .Case([&](arith::MinimumFOp) { return f(std::isnan(a(0)) || std::isnan(a(1)) ? NAN : std::min(a(0), a(1))); })
+      .Case([&](arith::MaxNumFOp) { return f(std::fmax(a(0), a(1))); })
+      .Case([&](arith::MinNumFOp) { return f(std::fmin(a(0), a(1))); })
+      .Case([&](arith::AddIOp) { return i(n(0) + n(1)); })
+      .Case([&](arith::SubIOp) { return i(n(0) - n(1)); })
+      .Case([&](arith::MulIOp) { return i(int64_t(uint64_t(n(0)) * uint64_t(n(1)))); })
+      .Case([&](arith::DivSIOp) -> std::optional<Scalar> {
+        if (n(1) == 0)
+          return std::nullopt;
+        return i(n(0) / n(1));
+      })
+      .Case([&](arith::RemSIOp) -> std::optional<Scalar> {
+        if (n(1) == 0)
+          return std::nullopt;
+        return i(n(0) % n(1));
+      })
+      .Case([&](arith::MaxSIOp) { return i(std::max(n(0), n(1))); })
+      .Case([&](arith::MinSIOp) { return i(std::min(n(0), n(1))); })
+      .Case([&](arith::MaxUIOp) { return i(int64_t(std::max(u(0), u(1)))); })
+      .Case([&](arith::MinUIOp) { return i(int64_t(std::min(u(0), u(1)))); })
+      .Case([&](arith::AndIOp) { return i(n(0) & n(1)); })
+      .Case([&](arith::OrIOp) { return i(n(0) | n(1)); })
+      .Case([&](arith::XOrIOp) { return i(n(0) ^ n(1)); })
+      .Case([&](arith::ShLIOp) -> std::optional<Scalar> {
+        if (u(1) >= uint64_t(w))
+          return std::nullopt;
+        return i(int64_t(uint64_t(n(0)) << u(1)));
+      })
+      .Case([&](arith::ShRSIOp) -> std::optional<Scalar> {
+        if (u(1) >= uint64_t(w))
+          return std::nullopt;
+        return i(n(0) >> u(1));
+      })
+      .Case([&](arith::ShRUIOp) -> std::optional<Scalar> {
+        if (u(1) >= uint64_t(w))
+          return std::nullopt;
+        return i(int64_t(u(0) >> u(1)));
+      })
+      .Case([&](arith::ExtSIOp) { return i(n(0)); })
+      .Case([&](arith::ExtUIOp) { return i(int64_t(u(0))); })
+      .Case([&](arith::TruncIOp) { return i(n(0)); })
+      .Case([&](arith::IndexCastOp) { return i(n(0)); })
+      .Case([&](arith::SIToFPOp) { return f(double(n(0))); })
+      .Case([&](arith::UIToFPOp) { return f(double(u(0))); })
+      .Case([&](arith::FPToSIOp) -> std::optional<Scalar> {
+        double v = std::trunc(a(0));
+        if (!(v >= -9.2e18 && v <= 9.2e18))
+          return std::nullopt;
+        return i(int64_t(v));
+      })
+      .Case([&](arith::FPToUIOp) -> std::optional<Scalar> {
+        double v = std::trunc(a(0));
+        if (!(v >= 0 && v <= 1.8e19))
+          return std::nullopt;
+        return i(int64_t(uint64_t(v)));
+      })
+      .Case([&](arith::ExtFOp) { return f(a(0)); })
+      .Case([&](arith::TruncFOp) { return f(a(0)); })
+      .Case([&](arith::SelectOp) { return in[0].i ? std::optional<Scalar>(in[1]) : std::optional<Scalar>(in[2]); })
+      .Case([&](arith::CmpFOp c) -> std::optional<Scalar> {
+        double x = a(0), y = a(1);
+        bool unordered = std::isnan(x) || std::isnan(y);
+        using P = arith::CmpFPredicate;
+        bool r;
+        switch (c.getPredicate()) {
+        case P::AlwaysFalse: r = false; break;
+        case P::OEQ: r = !unordered && x == y; break;
+        case P::OGT: r = !unordered && x > y; break;
+        case P::OGE: r = !unordered && x >= y; break;
+        case P::OLT: r = !unordered && x < y; break;
+        case P::OLE: r = !unordered && x <= y; break;
+        case P::ONE: r = !unordered && x != y; break;
+        case P::ORD: r = !unordered; break;
+        case P::UEQ: r = unordered || x == y; break;
+        case P::UGT: r = unordered || x > y; break;
+        case P::UGE: r = unordered || x >= y; break;
+        case P::ULT: r = unordered || x < y; break;
+        case P::ULE: r = unordered || x <= y; break;
+        case P::UNE: r = unordered || x != y; break;
+        case P::UNO: r = unordered; break;
+        case P::AlwaysTrue: r = true; break;
+        }
+        return Scalar{0, r};
+      })
+      .Case([&](arith::CmpIOp c) -> std::optional<Scalar> {
+        using P = arith::CmpIPredicate;
+        int64_t x = n(0), y = n(1);
+        uint64_t ux = u(0), uy = u(1);
+        bool r;
+        switch (c.getPredicate()) {
+        case P::eq: r = x == y; break;
+        case P::ne: r = x != y; break;
+        case P::slt: r = x < y; break;
+        case P::sle: r = x <= y; break;
+        case P::sgt: r = x > y; break;
+        case P::sge: r = x >= y; break;
+        case P::ult: r = ux < uy; break;
+        case P::ule: r = ux <= uy; break;
+        case P::ugt: r = ux > uy; break;
+        case P::uge: r = ux >= uy; break;
+        }
+        return Scalar{0, r};
+      })
+      .Case([&](math::ExpOp) { return f(std::exp(a(0))); })
+      .Case([&](math::LogOp) { return f(std::log(a(0))); })
+      .Case([&](math::SqrtOp) { return f(std::sqrt(a(0))); })
+      .Case([&](math::RsqrtOp) { return f(1.0 / std::sqrt(a(0))); })
+      .Case([&](math::TanhOp) { return f(std::tanh(a(0))); })
+      .Case([&](math::AbsFOp) { return f(std::fabs(a(0))); })
+      .Case([&](math::FloorOp) { return f(std::floor(a(0))); })
+      .Case([&](math::CeilOp) { return f(std::ceil(a(0))); })
+      .Case([&](math::RoundOp) { return f(std::round(a(0))); })
+      .Case([&](math::RoundEvenOp) { return f(std::nearbyint(a(0))); })
+      .Case([&](math::PowFOp) { return f(std::pow(a(0), a(1))); })
+      .Default([&](Operation *) { return std::nullopt; });
+}
+
+/// Whether every payload op of `op` is one `evaluate` knows.
+bool knownPayload(linalg::GenericOp op) {
+  for (Operation &inner : op.getRegion().front().without_terminator()) {
+    if (isa<linalg::IndexOp>(inner) || matchPattern(&inner, m_Constant()))
+      continue;
+    SmallVector<Scalar> zeros(inner.getNumOperands(), Scalar{1, 1});
+    if (inner.getNumResults() != 1 || !evaluate(&inner, zeros))
+      return false;
+  }
+  return true;
+}
+
+/// An indexing map as flat offsets: offset = base + sum(coeff[d] * iv[d]).
+struct Linear {
+  int64_t base = 0;
+  SmallVector<int64_t> coeff;
+};
+
+std::optional<Linear> linearise(AffineMap map, ArrayRef<int64_t> shape) {
+  for (AffineExpr e : map.getResults())
+    if (!e.isPureAffine())
+      return std::nullopt;
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int k = int(shape.size()) - 2; k >= 0; --k)
+    strides[k] = strides[k + 1] * shape[k + 1];
+  unsigned n = map.getNumDims();
+  auto flat = [&](ArrayRef<int64_t> point) {
+    SmallVector<int64_t> idx = map.compose(point);
+    int64_t off = 0;
+    for (auto [k, v] : llvm::enumerate(idx))
+      off += strides[k] * v;
+    return off;
+  };
+  Linear l;
+  SmallVector<int64_t> point(n, 0);
+  l.base = flat(point);
+  for (unsigned d = 0; d < n; ++d) {
+    point[d] = 1;
+    l.coeff.push_back(flat(point) - l.base);
+    point[d] = 0;
+  }
+  return l;
+}
+
+/// Folds `op` into a constant, or returns null (leaving it as it is).
+Value fold(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumDpsInputs() == 0)
+    return {};
+  auto resultType = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+  if (!resultType || !resultType.hasStaticShape() || !supportedElement(resultType.getElementType()))
+    return {};
+  Block &body = op.getRegion().front();
+  SmallVector<Data> operands;
+  int64_t inputElements = 0;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    if (!isa<RankedTensorType>(in->get().getType()))
+      return {};
+    std::optional<Data> d = constantData(in->get());
+    if (!d)
+      return {};
+    inputElements += d->splat ? 1 : int64_t(d->values.size());
+    operands.push_back(std::move(*d));
+  }
+  OpOperand *init = op.getDpsInitOperand(0);
+  bool initRead = !body.getArgument(init->getOperandNumber()).use_empty();
+  if (initRead) {
+    std::optional<Data> d = constantData(init->get());
+    if (!d)
+      return {};
+    operands.push_back(std::move(*d));
+  } else if (!init->get().getDefiningOp<tensor::EmptyOp>() && !constantData(init->get())) {
+    return {};
+  }
+  // Growing data (a broadcast) is cheaper left as it is.
+  int64_t numel = resultType.getNumElements();
+  if (numel > std::max<int64_t>(inputElements, 1))
+    return {};
+  if (!knownPayload(op))
+    return {};
+  SmallVector<int64_t> trips = op.getStaticLoopRanges();
+  int64_t points = 1;
+  for (int64_t t : trips) {
+    if (ShapedType::isDynamic(t) || t <= 0)
+      return {};
+    points *= t;
+    if (points > kMaxWork)
+      return {};
+  }
+  int64_t ops = int64_t(body.getOperations().size());
+  if (points * ops > kMaxWork)
+    return {};
+
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<Linear> access;
+  for (auto [k, map] : llvm::enumerate(maps)) {
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(op->getOperand(k).getType()).getShape();
+    std::optional<Linear> l = linearise(map, shape);
+    if (!l)
+      return {};
+    access.push_back(*l);
+  }
+
+  Data out;
+  out.elem = resultType.getElementType();
+  out.shape.assign(resultType.getShape().begin(), resultType.getShape().end());
+  out.values.assign(numel, Scalar{});
+  if (initRead) {
+    const Data &initData = operands.back();
+    for (int64_t k = 0; k < numel; ++k)
+      out.values[k] = initData.at(k);
+  }
+
+  // Round half to even for math.roundeven.
+  int savedRounding = std::fegetround();
+  std::fesetround(FE_TONEAREST);
+  DenseMap<Value, Scalar> env;
+  SmallVector<int64_t> iv(trips.size(), 0);
+  unsigned numInputs = op.getNumDpsInputs();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  bool ok = true;
+  for (int64_t p = 0; p < points && ok; ++p) {
+    env.clear();
+    auto offset = [&](unsigned k) {
+      int64_t off = access[k].base;
+      for (auto [d, c] : llvm::enumerate(access[k].coeff))
+        off += c * iv[d];
+      return off;
+    };
+    for (unsigned k = 0; k < numInputs; ++k)
+      env[body.getArgument(k)] = operands[k].at(offset(k));
+    int64_t outOff = offset(numInputs);
+    env[body.getArgument(numInputs)] = out.values[outOff];
+    for (Operation &inner : body.without_terminator()) {
+      std::optional<Scalar> r;
+      Attribute cst;
+      if (auto index = dyn_cast<linalg::IndexOp>(inner))
+        r = Scalar{0, iv[index.getDim()]};
+      else if (matchPattern(&inner, m_Constant(&cst)))
+        r = scalarOf(cst);
+      else {
+        SmallVector<Scalar> in;
+        for (Value v : inner.getOperands()) {
+          auto it = env.find(v);
+          if (it == env.end()) {
+            Attribute outside;
+            std::optional<Scalar> s;
+            if (matchPattern(v, m_Constant(&outside)))
+              s = scalarOf(outside);
+            if (!s) {
+              ok = false;
+              break;
+            }
+            in.push_back(*s);
+          } else {
+            in.push_back(it->second);
+          }
+        }
+        if (!ok)
+          break;
+        r = evaluate(&inner, in);
+      }
+      if (!r) {
+        ok = false;
+        break;
+      }
+      env[inner.getResult(0)] = *r;
+    }
+    if (!ok)
+      break;
+    Value yielded = yield.getOperand(0);
+    auto it = env.find(yielded);
+    if (it != env.end()) {
+      out.values[outOff] = it->second;
+    } else {
+      Attribute outside;
+      std::optional<Scalar> s;
+      if (auto arg = dyn_cast<BlockArgument>(yielded); arg && arg.getOwner() == &body)
+        s = env[yielded];
+      else if (matchPattern(yielded, m_Constant(&outside)))
+        s = scalarOf(outside);
+      if (!s) {
+        ok = false;
+        break;
+      }
+      out.values[outOff] = *s;
+    }
+    // Next point, last loop fastest.
+    for (int d = int(iv.size()) - 1; d >= 0; --d) {
+      if (++iv[d] < trips[d])
+        break;
+      iv[d] = 0;
+    }
+  }
+  std::fesetround(savedRounding);
+  if (!ok)
+    return {};
+  rewriter.setInsertionPoint(op);
+  return arith::ConstantOp::create(rewriter, op.getLoc(), resultType, toAttr(resultType, out));
+}
+
+/// A reshape of a constant: the same elements under the new shape.
+Value foldReshape(RewriterBase &rewriter, Operation *op) {
+  Attribute attr;
+  if (!matchPattern(op->getOperand(0), m_Constant(&attr)))
+    return {};
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type.hasStaticShape())
+    return {};
+  std::optional<Data> d = dataOf(attr);
+  if (!d)
+    return {};
+  rewriter.setInsertionPoint(op);
+  return arith::ConstantOp::create(rewriter, op->getLoc(), type, toAttr(type, *d));
+}
+
+struct FoldConstants : ming::impl::FoldConstantsBase<FoldConstants> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    IRRewriter rewriter(func.getContext());
+    // Walk order is SSA order, so a fold's result feeds the next one.
+    SmallVector<Operation *> ops;
+    func.walk([&](Operation *op) {
+      if (isa<linalg::GenericOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      Value folded;
+      if (auto generic = dyn_cast<linalg::GenericOp>(op))
+        folded = fold(rewriter, generic);
+      else
+        folded = foldReshape(rewriter, op);
+      if (!folded)
+        continue;
+      ++numFolded;
+      rewriter.replaceOp(op, folded);
+    }
+    // Constants nobody reads any more.
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(func.getBody().front())))
+      if (isOpTriviallyDead(&op))
+        op.erase();
+  }
+};
+
+} // namespace
