@@ -293,6 +293,10 @@ static FailureOr<SmallVector<unsigned>> loopOrder(linalg::GenericOp op, const Or
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   SmallVector<unsigned> order;
   for (unsigned d : outOrder) {
+    // A constant index (a unit axis written at 0, as a keepdims reduction
+    // writes it) has no loop.
+    if (isa<AffineConstantExpr>(outMap.getResult(d)))
+      continue;
     auto dim = dyn_cast<AffineDimExpr>(outMap.getResult(d));
     if (!dim)
       return failure();
@@ -970,7 +974,14 @@ int64_t lookaheadElements(linalg::GenericOp op, const KernelInfo &info,
     for (unsigned pos = level; pos < loops->size(); ++pos)
       if (llvm::is_contained(*dims, (*loops)[pos]))
         buffered *= info.tripCounts[(*loops)[pos]];
-    held += buffered;
+    // The first output waits for the whole first reduction: a row's maximum
+    // (Softmax) pulls the row before it says anything.
+    int64_t reduced = 1;
+    for (unsigned d : *dims)
+      if (info.reduction.contains(d) ||
+          op.getIteratorTypesArray()[d] == utils::IteratorType::reduction)
+        reduced *= info.tripCounts[d];
+    held += std::max(buffered, reduced);
   }
   return held;
 }

@@ -10,6 +10,7 @@
 // buffer, the only storage that grows with the tensor: reported as a
 // remark).
 #include "Bodies.h"
+#include "Normalise.h"
 
 #include "ming/Analysis/FifoDepths.h"
 #include "ming/Analysis/KernelAnalysis.h"
@@ -158,9 +159,91 @@ FailureOr<func::FuncOp> theFunction(ModuleOp module, StringRef top) {
   return found;
 }
 
+/// `op` without its unused results: their yields and the payload computing
+/// only them go; an unused result whose accumulator the kept ones read (a
+/// running arg-max feeding the max) stays and is reported by the converter.
+LogicalResult eraseDeadResults(RewriterBase &rewriter, linalg::GenericOp op) {
+  Block &body = op.getRegion().front();
+  unsigned numInputs = op.getNumDpsInputs();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  // Payload ops each kept result needs, found backwards from the yield.
+  llvm::SmallPtrSet<Operation *, 16> needed;
+  SmallVector<Value> work;
+  for (auto [k, r] : llvm::enumerate(op.getResults()))
+    if (!r.use_empty())
+      work.push_back(yield.getOperand(k));
+  llvm::SmallDenseSet<unsigned> readArgs;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() == &body)
+        readArgs.insert(arg.getArgNumber());
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != &body || !needed.insert(def).second)
+      continue;
+    llvm::append_range(work, def->getOperands());
+  }
+  SmallVector<unsigned> keep;
+  for (auto [k, r] : llvm::enumerate(op.getResults()))
+    if (!r.use_empty() || readArgs.contains(numInputs + k))
+      keep.push_back(k);
+  if (keep.size() == op.getNumResults())
+    return success();
+  SmallVector<Value> inits;
+  SmallVector<Type> types;
+  SmallVector<AffineMap> all = op.getIndexingMapsArray();
+  SmallVector<AffineMap> maps(all.begin(), all.begin() + numInputs);
+  for (unsigned k : keep) {
+    inits.push_back(op.getDpsInits()[k]);
+    types.push_back(op.getResult(k).getType());
+    maps.push_back(all[numInputs + k]);
+  }
+  rewriter.setInsertionPoint(op);
+  auto kept = linalg::GenericOp::create(rewriter, op.getLoc(), types, op.getDpsInputs(), inits,
+                                        maps, op.getIteratorTypesArray());
+  rewriter.inlineRegionBefore(op.getRegion(), kept.getRegion(), kept.getRegion().begin());
+  Block &moved = kept.getRegion().front();
+  auto newYield = cast<linalg::YieldOp>(moved.getTerminator());
+  SmallVector<Value> yielded;
+  for (unsigned k : keep)
+    yielded.push_back(newYield.getOperand(k));
+  rewriter.setInsertionPoint(newYield);
+  linalg::YieldOp::create(rewriter, newYield.getLoc(), yielded);
+  rewriter.eraseOp(newYield);
+  // Users before producers; a vector, since a std::reverse_iterator over the
+  // block would point past each erased op.
+  SmallVector<Operation *> payload;
+  for (Operation &inner : moved.without_terminator())
+    payload.push_back(&inner);
+  for (Operation *inner : llvm::reverse(payload))
+    if (isOpTriviallyDead(inner))
+      rewriter.eraseOp(inner);
+  BitVector dead(moved.getNumArguments());
+  for (unsigned k = 0; k < op.getNumResults(); ++k)
+    if (!llvm::is_contained(keep, k))
+      dead.set(numInputs + k);
+  moved.eraseArguments(dead);
+  for (auto [n, k] : llvm::enumerate(keep))
+    rewriter.replaceAllUsesWith(op.getResult(k), kept.getResult(n));
+  rewriter.eraseOp(op);
+  return success();
+}
+
 /// Checks every op of the body and generalises named linalg ops.
 LogicalResult normalise(func::FuncOp func) {
+  // Results nobody reads (the arg-max index of a max reduction that lowers
+  // Softmax) would be streams without a reader: drop them first.
   IRRewriter rewriter(func.getContext());
+  SmallVector<linalg::GenericOp> partlyDead;
+  func.walk([&](linalg::GenericOp op) {
+    if (op.getNumResults() > 1 && llvm::any_of(op.getResults(), [](Value r) { return r.use_empty(); }))
+      partlyDead.push_back(op);
+  });
+  for (linalg::GenericOp op : partlyDead)
+    if (failed(eraseDeadResults(rewriter, op)))
+      return failure();
   SmallVector<linalg::LinalgOp> named;
   for (Operation &op : func.getBody().front()) {
     for (Type t : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes())) {
@@ -189,6 +272,8 @@ LogicalResult normalise(func::FuncOp func) {
       return op.emitError("convert-linalg-to-dfg: cannot generalise '")
              << op->getName() << "'";
   }
+  if (failed(liftOneDimWindows(func)))
+    return failure();
   // Dead layers would leave streams nobody reads.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(func.getBody().front())))
     if (isOpTriviallyDead(&op))
@@ -224,6 +309,55 @@ struct Source {
   Order order;
 };
 
+
+/// Whether streaming a tensor of `shape` in order `a` gives the same element
+/// sequence as order `b`: unit dimensions can sit anywhere.
+bool sameSequence(ArrayRef<int64_t> shape, const Order &a, const Order &b) {
+  auto strip = [&](const Order &o) {
+    Order out;
+    for (unsigned d : o)
+      if (shape[d] != 1)
+        out.push_back(d);
+    return out;
+  };
+  return strip(a) == strip(b);
+}
+
+/// For a reshape that only inserts or removes unit dimensions, the dims of
+/// `to` matching each non-unit dim of `from`, in order; else nothing.
+std::optional<SmallVector<unsigned>> unitReshapeMap(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  SmallVector<unsigned> fromDims, toDims;
+  for (auto [d, n] : llvm::enumerate(from))
+    if (n != 1)
+      fromDims.push_back(d);
+  for (auto [d, n] : llvm::enumerate(to))
+    if (n != 1)
+      toDims.push_back(d);
+  if (fromDims.size() != toDims.size())
+    return std::nullopt;
+  for (auto [f, t] : llvm::zip(fromDims, toDims))
+    if (from[f] != to[t])
+      return std::nullopt;
+  SmallVector<unsigned> map(from.size(), ~0u);
+  for (auto [f, t] : llvm::zip(fromDims, toDims))
+    map[f] = t;
+  return map;
+}
+
+/// `order` of a tensor of shape `from` carried over to the reshaped `to`
+/// (unit dims only), keeping the element sequence: the mapped non-unit dims
+/// in order, `to`'s unit dims first.
+Order reshapeOrder(ArrayRef<int64_t> from, ArrayRef<int64_t> to, const Order &order,
+                   ArrayRef<unsigned> map) {
+  Order out;
+  for (auto [d, n] : llvm::enumerate(to))
+    if (n == 1)
+      out.push_back(d);
+  for (unsigned d : order)
+    if (from[d] != 1)
+      out.push_back(map[d]);
+  return out;
+}
 
 class GraphBuilder {
 public:
@@ -450,6 +584,8 @@ FailureOr<std::pair<Value, Order>> GraphBuilder::take(Value v, std::optional<Ord
   Value read = s.reads[s.next++];
   if (!want || *want == s.order)
     return std::make_pair(read, s.order);
+  if (sameSequence(tensorType.getShape(), *want, s.order))
+    return std::make_pair(read, *want);
   // The consumer needs another element order: buffer the tensor once.
   Type elem = tensorType.getElementType();
   emitRemark(loc, "convert-linalg-to-dfg: reordering a ")
@@ -619,14 +755,32 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
 LogicalResult GraphBuilder::lowerAlias(Operation *op, Value src, Value result) {
   if (!streamUses(result))
     return success();
-  // A reshape keeps the row-major element order: stream the source row-major.
   auto type = cast<RankedTensorType>(src.getType());
+  auto resultType = cast<RankedTensorType>(result.getType());
+  // Inserting or removing unit dimensions (squeeze, unsqueeze, a 1-D layer
+  // seen as 2-D) keeps any element order: carry the source's over, or the
+  // one the result's consumer needs.
+  if (auto map = unitReshapeMap(type.getShape(), resultType.getShape())) {
+    std::optional<Order> want;
+    if (auto it = required.find(result); it != required.end()) {
+      // The source order whose sequence is the wanted one.
+      auto back = unitReshapeMap(resultType.getShape(), type.getShape());
+      want = reshapeOrder(resultType.getShape(), type.getShape(), it->second, *back);
+    }
+    FailureOr<std::pair<Value, Order>> taken = take(src, want, op->getLoc());
+    if (failed(taken))
+      return failure();
+    Order carried = reshapeOrder(type.getShape(), resultType.getShape(), taken->second, *map);
+    distribute(result, taken->first, carried, op->getLoc());
+    return success();
+  }
+  // Any other reshape keeps the row-major element order: stream the source
+  // row-major.
   FailureOr<std::pair<Value, Order>> taken =
       take(src, identityOrder(type.getRank()), op->getLoc());
   if (failed(taken))
     return failure();
-  distribute(result, taken->first,
-             identityOrder(cast<RankedTensorType>(result.getType()).getRank()), op->getLoc());
+  distribute(result, taken->first, identityOrder(resultType.getRank()), op->getLoc());
   return success();
 }
 
@@ -707,6 +861,25 @@ LogicalResult GraphBuilder::run() {
       if (succeeded(side) && *side != identityOrder(side->size()))
         required.try_emplace(use.get(), *side);
     }
+  }
+
+  // A required order reaches through reshapes that only add or drop unit
+  // dimensions, so the producer streams in it directly.
+  SmallVector<std::pair<Value, Order>> pending(required.begin(), required.end());
+  while (!pending.empty()) {
+    auto [v, order] = pending.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
+      continue;
+    Value src = def->getOperand(0);
+    auto from = cast<RankedTensorType>(v.getType()).getShape();
+    auto to = cast<RankedTensorType>(src.getType()).getShape();
+    auto map = unitReshapeMap(from, to);
+    if (!map)
+      continue;
+    Order srcOrder = reshapeOrder(from, to, order, *map);
+    if (required.try_emplace(src, srcOrder).second)
+      pending.emplace_back(src, srcOrder);
   }
 
   for (Operation &op : func.getBody().front()) {
