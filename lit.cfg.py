@@ -13,7 +13,7 @@ config.suffixes = [".mlir", ".test", ".sh"]
 root = os.path.dirname(os.path.abspath(__file__))
 config.test_source_root = root  # lit runs on test/ or a part of it
 config.test_exec_root = os.path.join(root, "target", "lit")
-config.excludes = ["Inputs", "lit.cfg.py", "target", ".venv", "examples", "bench", "scripts"]
+config.excludes = ["Inputs", "make_keras.py", "lit.cfg.py", "target", ".venv", "examples", "bench", "scripts"]
 
 llvm_bin = "/usr/lib/llvm-22/bin"
 profile = lit_config.params.get("profile", "release")
@@ -50,6 +50,21 @@ try:
         config.available_features.add("torch")
 except (OSError, subprocess.TimeoutExpired):
     pass
+# TFLite input needs TensorFlow and tf2onnx in the venv (scripts/requirements.txt):
+# tests of it say `REQUIRES: tflite`.
+try:
+    if subprocess.run([python, "-c", "import importlib.util as u, sys; sys.exit(not (u.find_spec('tensorflow') and u.find_spec('tf2onnx')))"],
+                      capture_output=True, timeout=60).returncode == 0:
+        config.available_features.add("tflite")
+except (OSError, subprocess.TimeoutExpired):
+    pass
+# Models nobody here wrote (MLPerf Tiny, torchvision exports) live beside the
+# checkout in shared/models; tests of them say `REQUIRES: shared-models` and are
+# skipped where the folder is absent.
+models = os.path.join(os.path.dirname(root), "shared", "models")
+if os.path.isdir(os.path.join(models, "mlperf-tiny")):
+    config.available_features.add("shared-models")
+config.substitutions.append(("%models", models))
 # Slow tests (e.g. the 224x224 end-to-end run) only with `lit-22 -D slow=1 test/`.
 if lit_config.params.get("slow", "0") not in ("", "0", "false", "no"):
     config.available_features.add("slow")

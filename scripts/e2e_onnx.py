@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""End-to-end check of one ONNX model through ming's whole flow, against onnxruntime.
+"""End-to-end check of one ONNX or TFLite model through ming's whole flow,
+against the model's own runtime: onnxruntime for ONNX, the TensorFlow Lite
+interpreter for .tflite.
 
-  e2e_onnx.py MODEL.onnx --work DIR [--ming-opt PATH] [--seed N] [--keep]
+  e2e_onnx.py MODEL.onnx|MODEL.tflite --work DIR [--ming-opt PATH] [--seed N] [--keep]
               [--rtol R] [--atol A] [--int-tol N] [--ming-args '...']
 
 Steps (each failure names its step, command and output, and exits non-zero):
@@ -62,8 +64,12 @@ def model_tensors(path):
         if t.elem_type not in ONNX_TYPES:
             raise StepFailure("read model", f"{v.name}: element type {t.elem_type} is not supported")
         shape = []
-        for d in t.shape.dim:
+        for k, d in enumerate(t.shape.dim):
             if not d.HasField("dim_value"):
+                # A symbolic batch: the design is for batch 1, as ming-opt says.
+                if k == 0:
+                    shape.append(1)
+                    continue
                 raise StepFailure("read model", f"{v.name}: dynamic dimension '{d.dim_param}'; only static shapes")
             shape.append(d.dim_value)
         return Tensor(v.name, ONNX_TYPES[t.elem_type], shape)
@@ -85,6 +91,42 @@ def output_steps(path):
             if scale.size == 1:
                 steps[n.output[0]] = float(scale.reshape(-1)[0])
     return steps
+
+
+TFLITE_TYPES = {"float32": np.float32, "int8": np.int8, "uint8": np.uint8, "int16": np.int16,
+                 "int32": np.int32, "int64": np.int64, "float64": np.float64}
+
+
+def tflite_interpreter(path):
+    import tensorflow as tf
+    interp = tf.lite.Interpreter(model_path=path, num_threads=1)
+    interp.allocate_tensors()
+    return interp
+
+
+def tflite_tensors(path):
+    """The TFLite model's inputs and outputs, in order (batch as the model has it)."""
+    interp = tflite_interpreter(path)
+
+    def tensor(d):
+        dtype = np.dtype(d["dtype"]).name
+        if dtype not in TFLITE_TYPES:
+            raise StepFailure("read model", f"{d['name']}: element type {dtype} is not supported")
+        return Tensor(d["name"], TFLITE_TYPES[dtype], [int(x) for x in d["shape"]])
+    return [tensor(d) for d in interp.get_input_details()], [tensor(d) for d in interp.get_output_details()]
+
+
+def tflite_reference(path, ins):
+    interp = tflite_interpreter(path)
+    for d, x in zip(interp.get_input_details(), ins):
+        interp.set_tensor(d["index"], x)
+    interp.invoke()
+    return [interp.get_tensor(d["index"]) for d in interp.get_output_details()]
+
+
+def tflite_steps(path):
+    """Output name -> its quantisation scale, for float outputs of a quantised model (none here)."""
+    return {}
 
 
 def make_inputs(tensors, seed):
@@ -155,11 +197,13 @@ def main(argv=None):
             shutil.rmtree(prj)
 
         step = "read model"
-        ins_t, outs_t = model_tensors(model)
+        tflite = model.lower().endswith(".tflite")
+        ins_t, outs_t = tflite_tensors(model) if tflite else model_tensors(model)
+        runtime = "the TFLite interpreter" if tflite else "onnxruntime"
         print(f"e2e-onnx: {name}: {', '.join(t.text() for t in ins_t)} -> {', '.join(t.text() for t in outs_t)}",
               flush=True)
 
-        steps = output_steps(model) if a.steps is not None else {}
+        steps = (tflite_steps(model) if tflite else output_steps(model)) if a.steps is not None else {}
         if a.steps is not None and not any(t.name in steps for t in outs_t):
             raise StepFailure(step, "--steps: no output is produced by a per-tensor DequantizeLinear")
 
@@ -168,15 +212,16 @@ def main(argv=None):
         for i, x in enumerate(ins):
             x.tofile(os.path.join(work, f"in{i}.bin"))
 
-        step = "reference (onnxruntime)"
+        step = f"reference ({runtime})"
         t0 = time.time()
-        refs = [np.ascontiguousarray(r) for r in reference(model, ins_t, ins)]
+        raw = tflite_reference(model, ins) if tflite else reference(model, ins_t, ins)
+        refs = [np.ascontiguousarray(r) for r in raw]
         for j, (t, r) in enumerate(zip(outs_t, refs)):
             if r.dtype != t.dtype or r.shape != t.shape:
-                raise StepFailure(step, f"output {j}: onnxruntime gives {r.dtype}{list(r.shape)}, "
+                raise StepFailure(step, f"output {j}: {runtime} gives {r.dtype}{list(r.shape)}, "
                                         f"the model declares {t.text()}")
             r.tofile(os.path.join(work, f"ref{j}.bin"))
-        times["onnxruntime"] = time.time() - t0
+        times["reference"] = time.time() - t0
 
         step = "ming-opt --hls"
         t0 = time.time()
@@ -212,10 +257,10 @@ def main(argv=None):
             shown = f"{maxerr:.3g}" if isinstance(maxerr, float) else str(maxerr)
             if q and isinstance(maxerr, float):
                 shown += f" ({maxerr / q:.2f} steps of {q:.3g})"
-            lines.append(f"  out{j} {t.text()}: max error {shown} vs onnxruntime, mismatches {nbad}/{t.size}")
+            lines.append(f"  out{j} {t.text()}: max error {shown} vs {runtime}, mismatches {nbad}/{t.size}")
             if nbad:
                 failures.append(f"out{j}: {nbad} of {t.size} elements differ, first at index {list(first)}: "
-                                f"got {out[first].item()!r}, onnxruntime {r[first].item()!r}")
+                                f"got {out[first].item()!r}, {runtime} {r[first].item()!r}")
         if lines:
             print("\n".join(lines), flush=True)
         if failures:

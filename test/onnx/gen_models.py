@@ -87,13 +87,13 @@ class Builder:
         b = self.weight((fout,), fin)
         return self.node("Gemm", [x, w, b])
 
-    def model(self, inputs, output, out_shape):
+    def model(self, inputs, output, out_shape, opset=OPSET):
         graph = helper.make_graph(
             self.nodes, self.name,
             [helper.make_tensor_value_info(n, F32, s) for n, s in inputs],
             [helper.make_tensor_value_info(output, F32, out_shape)],
             initializer=self.inits)
-        m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
+        m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
                               producer_name="ming test/onnx/gen_models.py")
         m.ir_version = 8
         onnx.checker.check_model(m, full_check=True)
@@ -184,8 +184,52 @@ def big_gemm():
     return b.model([("x", [4, 256])], y, [4, 1024])
 
 
+def classifier_opset11():
+    """An exporter of opset 11 with a symbolic batch: Conv, BatchNormalization,
+    Relu, GlobalAveragePool, Flatten, Gemm with a transposed weight, Softmax."""
+    b = Builder("classifier_opset11", 12)
+    y = b.conv("x", 3, 8, 3, bias=False)
+    scale, shift = b.weight((8,), 1), b.weight((8,), 1)
+    mean = b.const(b.rng.uniform(-0.1, 0.1, 8))
+    var = b.const(b.rng.uniform(0.5, 1.5, 8))
+    y = b.node("BatchNormalization", [y, scale, shift, mean, var], epsilon=1e-5)
+    y = b.node("Relu", [y])
+    y = b.node("GlobalAveragePool", [y])
+    y = b.node("Flatten", [y], axis=1)
+    w, bias = b.weight((10, 8), 8), b.weight((10,), 8)
+    y = b.node("Gemm", [y, w, bias], transB=1)
+    y = b.node("Softmax", [y], axis=1)
+    return b.model([("x", ["N", 3, 12, 12])], y, ["N", 10], opset=11)
+
+
+def conv1d_net():
+    """1-D layers: Conv (pads 2/1, stride 2, dilation 2), LeakyRelu, MaxPool."""
+    b = Builder("conv1d_net", 13)
+    w = b.weight((6, 4, 3), 12)
+    y = b.node("Conv", ["x", w, b.weight((6,), 12)], kernel_shape=[3], strides=[2], dilations=[2],
+               pads=[2, 1])
+    y = b.node("LeakyRelu", [y], alpha=0.1)
+    y = b.node("MaxPool", [y], kernel_shape=[2], strides=[2])
+    return b.model([("x", [1, 4, 33])], y, [1, 6, 8])
+
+
+def activations():
+    """The elementwise activations of common CNNs after a convolution."""
+    b = Builder("activations", 14)
+    y = b.conv("x", 3, 4, 3)
+    y = b.node("Sigmoid", [y])
+    y = b.conv(y, 4, 4, 1, pad=0)
+    y = b.node("Tanh", [y])
+    y = b.conv(y, 4, 4, 1, pad=0)
+    y = b.node("HardSigmoid", [y], alpha=0.2, beta=0.5)
+    y = b.node("Mul", [b.node("Elu", [y], alpha=1.0), b.const(3.0)])
+    y = b.node("HardSwish", [y])
+    return b.model([("x", [1, 3, 10, 10])], y, [1, 4, 10, 10])
+
+
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
-                                  depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm)}
+                                  depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm,
+                                  classifier_opset11, conv1d_net, activations)}
 
 
 def quantized(stem, per_channel):
