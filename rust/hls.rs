@@ -170,10 +170,12 @@ fn flow_from(request: &Request, imported: &Imported) -> Result<PathBuf, HlsError
         Some(g) => g,
         None => graph::from_emithls(&module, &top_op, top.num_inputs).map_err(HlsError::Design)?,
     };
+    let (ports, control) = top::ports(&top_op).map_err(HlsError::Design)?;
+    let control = control.unwrap_or_else(|| "control".to_string());
     let signature = translate::signature(&top_op)?;
     let (cpp, weights) = translate::emit_cpp_with_weights(&module, &top.name)?;
     log::debug!("top '{}': {} input(s), {} output(s)", top.name, top.num_inputs, top.args.len() - top.num_inputs);
-    let project = Project { top: &top, cpp: &cpp, weights: weights.as_deref(), top_signature: &signature, graph: &graph, target: &request.target, figures: &figures };
+    let project = Project { top: &top, cpp: &cpp, weights: weights.as_deref(), top_signature: &signature, graph: &graph, target: &request.target, figures: &figures, ports: &ports, control: &control };
     Ok(project::write(Path::new(&request.outdir), &project)?)
 }
 
