@@ -38,6 +38,9 @@ if shutil.which("dot"):
 # The deployment scripts (test/Deploy) run in tclsh against stub Vivado/Vitis commands.
 if shutil.which("tclsh"):
     config.available_features.add("tclsh")
+# Progress lines appear on stderr once a --hls run lasts a second (rust/progress.rs); tests
+# check stderr exactly, so they are off here unless a test turns them on.
+config.environment["MING_PROGRESS"] = "0"
 
 # Python for scripts/ (e2e.py, mlir_reference.py, check_memory.py): the project venv
 # (numpy), else python3.
