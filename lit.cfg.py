@@ -74,3 +74,15 @@ try:
         lit_config.note("no Xilinx headers, vendor-header tests unsupported: " + fetched.stderr.strip())
 except (OSError, subprocess.TimeoutExpired) as e:
     lit_config.note(f"no Xilinx headers, vendor-header tests unsupported: {e}")
+
+# TFLite input (the front end converts .tflite with tf2onnx): tests that need it say
+# `REQUIRES: tflite`, present when this ming-opt's --help mentions TFLite and the venv has
+# TensorFlow (which writes the test models).
+try:
+    helped = subprocess.run([os.path.join(target, "ming-opt"), "--help"], capture_output=True, text=True, timeout=60)
+    if "tflite" in helped.stdout.lower() and subprocess.run(
+            [python, "-c", "import importlib.util, sys; sys.exit(importlib.util.find_spec('tensorflow') is None)"],
+            capture_output=True, timeout=60).returncode == 0:
+        config.available_features.add("tflite")
+except (OSError, subprocess.TimeoutExpired):
+    pass
