@@ -81,6 +81,7 @@ def compile(model, board="kv260", out=None, **options):
     if out is None:
         out = os.path.join(tempfile.mkdtemp(prefix="ming-"), "prj")
     out = os.fspath(out)
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     cmd = [ming_opt(), model, "--hls", out, "--board", board]
     for key, value in options.items():
         if key not in _OPTIONS:
