@@ -35,6 +35,12 @@ else:
     config.available_features.add("ming-opt")
 if shutil.which("dot"):
     config.available_features.add("dot")
+# The deployment scripts (test/Deploy) run in tclsh against stub Vivado/Vitis commands.
+if shutil.which("tclsh"):
+    config.available_features.add("tclsh")
+# Progress lines appear on stderr once a --hls run lasts a second (rust/progress.rs); tests
+# check stderr exactly, so they are off here unless a test turns them on.
+config.environment["MING_PROGRESS"] = "0"
 
 # Python for scripts/ (e2e.py, mlir_reference.py, check_memory.py): the project venv
 # (numpy), else python3.
@@ -68,3 +74,18 @@ config.substitutions.append(("%models", models))
 # Slow tests (e.g. the 224x224 end-to-end run) only with `lit-22 -D slow=1 test/`.
 if lit_config.params.get("slow", "0") not in ("", "0", "false", "no"):
     config.available_features.add("slow")
+
+# Xilinx's open-source C-simulation headers (ap_int.h, ap_fixed.h, hls_stream.h) for the
+# vendor-header tests (test/Target/Vendor): fetched once into target/xilinx-headers by
+# scripts/xilinx_headers.py (from PyPI's hls4ml wheel, never committed). Where they cannot be
+# had (no network, no pip) those tests are UNSUPPORTED.
+try:
+    fetched = subprocess.run([python, os.path.join(root, "scripts", "xilinx_headers.py")],
+                             capture_output=True, text=True, timeout=180)
+    if fetched.returncode == 0 and os.path.isdir(fetched.stdout.strip()):
+        config.available_features.add("xilinx-headers")
+        config.substitutions.append(("%xilinx_headers", fetched.stdout.strip()))
+    else:
+        lit_config.note("no Xilinx headers, vendor-header tests unsupported: " + fetched.stderr.strip())
+except (OSError, subprocess.TimeoutExpired) as e:
+    lit_config.note(f"no Xilinx headers, vendor-header tests unsupported: {e}")

@@ -12,14 +12,28 @@ pub struct Board {
     pub uram: u32,
     pub lut: u32,
     pub ff: u32,
+    pub family: Family,
+}
+
+/// How a design reaches the board (project/deploy.rs): the processing
+/// system of a Zynq block design, or an Alveo card's Vitis platform.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// Zynq UltraScale+ MPSoC (zynq_ultra_ps_e); `board_part` is what
+    /// Vivado's board files call it, used when they are installed.
+    ZynqUltraScale { board_part: &'static str },
+    /// Zynq-7000 (processing_system7).
+    Zynq7000 { board_part: &'static str },
+    /// An Alveo card: a Vitis kernel (.xo) linked onto the platform.
+    Alveo { platform: &'static str },
 }
 
 /// Every preset; the first one is the default.
 pub const BOARDS: &[Board] = &[
-    Board { name: "kv260", part: "xck26-sfvc784-2LV-c", dsp: 1248, bram18k: 288, uram: 64, lut: 117_120, ff: 234_240 },
-    Board { name: "zcu104", part: "xczu7ev-ffvc1156-2-e", dsp: 1728, bram18k: 624, uram: 96, lut: 230_400, ff: 460_800 },
-    Board { name: "zedboard", part: "xc7z020clg484-1", dsp: 220, bram18k: 280, uram: 0, lut: 53_200, ff: 106_400 },
-    Board { name: "u55c", part: "xcu55c-fsvh2892-2L-e", dsp: 9024, bram18k: 4032, uram: 960, lut: 1_303_680, ff: 2_607_360 },
+    Board { name: "kv260", part: "xck26-sfvc784-2LV-c", dsp: 1248, bram18k: 288, uram: 64, lut: 117_120, ff: 234_240, family: Family::ZynqUltraScale { board_part: "kv260_som" } },
+    Board { name: "zcu104", part: "xczu7ev-ffvc1156-2-e", dsp: 1728, bram18k: 624, uram: 96, lut: 230_400, ff: 460_800, family: Family::ZynqUltraScale { board_part: "zcu104" } },
+    Board { name: "zedboard", part: "xc7z020clg484-1", dsp: 220, bram18k: 280, uram: 0, lut: 53_200, ff: 106_400, family: Family::Zynq7000 { board_part: "zedboard" } },
+    Board { name: "u55c", part: "xcu55c-fsvh2892-2L-e", dsp: 9024, bram18k: 4032, uram: 960, lut: 1_303_680, ff: 2_607_360, family: Family::Alveo { platform: "xilinx_u55c_gen3x16_xdma_3_202210_1" } },
 ];
 
 /// The names, in table order (for clap's list of possible values).

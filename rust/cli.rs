@@ -179,6 +179,10 @@ pub struct Cli {
     #[arg(long = "no-fifo-minimize")]
     pub no_fifo_minimize: bool,
 
+    /// No progress display on long --hls runs.
+    #[arg(short = 'q', long = "quiet")]
+    pub quiet: bool,
+
     /// More messages from the tool itself (-v info, -vv debug).
     #[arg(short = 'v', action = ArgAction::Count)]
     pub verbose: u8,
@@ -329,7 +333,10 @@ pub fn run(args: Vec<String>) -> i32 {
         || dse_flag(&cli).is_some()
     {
         return match hls_request(&cli, !split.passes.is_empty()) {
-            Ok(request) => crate::hls::run(&request),
+            Ok(request) => {
+                crate::progress::start(cli.quiet);
+                crate::hls::run(&request)
+            }
             Err(message) => {
                 log::error!("{message}");
                 1

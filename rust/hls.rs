@@ -83,14 +83,18 @@ impl From<ProjectError> for HlsError {
 
 /// Runs the flow; 0 on success, 1 with a diagnostic on any failure.
 pub fn run(request: &Request) -> i32 {
+    crate::progress::stage("import");
     let imported = match frontend::import(&request.input, &request.import) {
         Ok(i) => i,
         Err(e) => {
+            crate::progress::finish();
             log::error!("{e}");
             return 1;
         }
     };
-    let status = report_outcome(flow_from(request, &imported));
+    let outcome = flow_from(request, &imported);
+    crate::progress::finish();
+    let status = report_outcome(outcome);
     // After the error: where the imported linalg its diagnostics name is kept.
     imported.finish(status == 0);
     status
@@ -130,6 +134,7 @@ pub fn parse_imported<'c>(context: &'c melior::Context, imported: &Imported) -> 
 fn flow_from(request: &Request, imported: &Imported) -> Result<PathBuf, HlsError> {
     let context = crate::mlir::context();
     crate::mlir::print_diagnostics(&context);
+    crate::progress::stage("lowering");
     let mut module = parse_imported(&context, imported)?;
 
     if pipeline::level(&module) == Level::Linalg {
@@ -142,7 +147,9 @@ fn flow_from(request: &Request, imported: &Imported) -> Result<PathBuf, HlsError
     // the cost model only estimates the input's own).
     let mut figures = report::Figures::default();
     if pipeline::level(&module) == Level::Dfg {
+        crate::progress::stage("DSE");
         figures = explore(&module, request.dse.as_ref())?;
+        crate::progress::stage("simulation");
         figures.simulation = match beyond_simulation_budget(&figures) {
             Some(cycles) => {
                 log::warn!(
@@ -160,6 +167,7 @@ fn flow_from(request: &Request, imported: &Imported) -> Result<PathBuf, HlsError
         _ => None,
     };
     if pipeline::level(&module) == Level::Dfg {
+        crate::progress::stage("lowering to emitHLS");
         pipeline::run(&context, &mut module, pipeline::DFG_TO_EMITHLS)?;
         if pipeline::level(&module) != Level::EmitHls {
             return Err(HlsError::Stage(format!("convert-dfg-to-emithls left no emitHLS.func marked '{}'", pipeline::TOP_ATTR)));
@@ -172,10 +180,13 @@ fn flow_from(request: &Request, imported: &Imported) -> Result<PathBuf, HlsError
         Some(g) => g,
         None => graph::from_emithls(&module, &top_op, top.num_inputs).map_err(HlsError::Design)?,
     };
+    crate::progress::stage("writing the project");
+    let (ports, control) = top::ports(&top_op).map_err(HlsError::Design)?;
+    let control = control.unwrap_or_else(|| "control".to_string());
     let signature = translate::signature(&top_op)?;
     let (cpp, weights) = translate::emit_cpp_with_weights(&module, &top.name)?;
     log::debug!("top '{}': {} input(s), {} output(s)", top.name, top.num_inputs, top.args.len() - top.num_inputs);
-    let project = Project { top: &top, cpp: &cpp, weights: weights.as_deref(), top_signature: &signature, graph: &graph, target: &request.target, figures: &figures };
+    let project = Project { top: &top, cpp: &cpp, weights: weights.as_deref(), top_signature: &signature, graph: &graph, target: &request.target, figures: &figures, ports: &ports, control: &control };
     Ok(project::write(Path::new(&request.outdir), &project)?)
 }
 

@@ -10,6 +10,7 @@ pub mod hls;
 pub mod logger;
 pub mod mlir;
 pub mod pipeline;
+pub mod progress;
 pub mod project;
 pub mod sim;
 pub mod translate;

@@ -18,6 +18,7 @@ impl Log for StderrLogger {
                 Level::Debug => "debug",
                 Level::Trace => "trace",
             };
+            crate::progress::clear_line();
             eprintln!("ming-opt: {level}: {}", record.args());
         }
     }

@@ -2,14 +2,15 @@
 # Installs everything ming needs on a fresh Debian 12 machine; idempotent and
 # quick (a few dpkg/pip queries) when everything is already there.
 #   - LLVM/MLIR 22 from Debian (headers, libMLIR.so, mlir-opt-22, lit, FileCheck)
-#   - graphviz (graph.svg), cmake, ninja
+#   - graphviz (graph.svg), cmake, ninja, tcl (tclsh runs the generated Vivado/Vitis scripts
+#     against stub commands in test/Deploy)
 #   - a project-local Python venv (.venv) with the front-end tools (IREE, onnx)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 libclang-22-dev
           libpolly-22-dev lld-22 cmake ninja-build libzstd-dev libz3-dev libxml2-dev zlib1g-dev
-          libedit-dev libffi-dev graphviz g++ make)
+          libedit-dev libffi-dev graphviz g++ make tcl)
 
 missing=()
 for p in "${packages[@]}"; do

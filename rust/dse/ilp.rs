@@ -276,6 +276,15 @@ fn run(
     if let Some(limit) = time_limit {
         model.set_option("time_limit", limit);
     }
+    if crate::progress::active() {
+        // SAFETY: the pointer is the live HiGHS instance `model` owns; the
+        // callback takes no user data and only reads what HiGHS passes it.
+        unsafe {
+            highs_sys::Highs_setCallback(model.as_mut_ptr(), Some(ilp_progress), std::ptr::null_mut());
+            highs_sys::Highs_startCallback(model.as_mut_ptr(), highs_sys::kHighsCallbackMipInterrupt);
+            highs_sys::Highs_startCallback(model.as_mut_ptr(), highs_sys::kHighsCallbackMipImprovingSolution);
+        }
+    }
     let solved = model.try_solve().map_err(|s| DseError::Solver(format!("{s:?}")))?;
     let status = match solved.status() {
         HighsModelStatus::Optimal => "optimal",
@@ -298,6 +307,24 @@ fn run(
         choice.push(best);
     }
     Ok(Some((choice, solved.objective_value(), status.to_string())))
+}
+
+/// HiGHS's branch-and-bound, as the progress display shows it: the best
+/// design found so far (its objective, in cycles for the latency objectives)
+/// and the proven lower bound.
+unsafe extern "C" fn ilp_progress(
+    _kind: std::os::raw::c_int,
+    _message: *const std::os::raw::c_char,
+    out: *const highs_sys::HighsCallbackDataOut,
+    _input: *mut highs_sys::HighsCallbackDataIn,
+    _user: *mut std::os::raw::c_void,
+) {
+    // SAFETY: HiGHS passes a valid pointer for the duration of the call (or null).
+    let Some(d) = (unsafe { out.as_ref() }) else { return };
+    let best = if d.mip_primal_bound.is_finite() { format!("{:.0}", d.mip_primal_bound) } else { "none yet".to_string() };
+    let bound = if d.mip_dual_bound.is_finite() { format!("{:.0}", d.mip_dual_bound) } else { "-".to_string() };
+    let gap = if d.mip_gap.is_finite() { format!(", gap {:.1}%", 100.0 * d.mip_gap) } else { String::new() };
+    crate::progress::detail(&format!("ILP best {best}, bound {bound}{gap}, {} nodes", d.mip_node_count));
 }
 
 /// The objective of a given choice, computed directly (for tests and the

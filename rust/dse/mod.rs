@@ -208,6 +208,7 @@ pub fn problem(p: &ffi::DseProblem, dsp: u32, bram18k: u32) -> Problem {
 /// Explores, chooses and writes the choice into `module` (a dfg module).
 pub fn run(module: &Module, settings: &Settings) -> Result<Outcome, Failure> {
     let start = Instant::now();
+    crate::progress::detail("enumerating configurations");
     let candidates = ffi::dse_candidates(address(module), settings.max_lanes.max(1) as i64);
     if !candidates.error.is_empty() {
         return Err(Failure::Other(candidates.error));
@@ -227,6 +228,7 @@ pub fn run(module: &Module, settings: &Settings) -> Result<Outcome, Failure> {
         }
     }
     let ilp = problem(&candidates, settings.dsp, settings.bram18k);
+    crate::progress::detail(&format!("ILP over {count} configurations of {} processes", candidates.nodes.len()));
     let solution = ilp::solve(&ilp, settings.objective, settings.time_limit).map_err(|e| match e {
         DseError::Infeasible { min_dsp, min_bram } => Failure::Infeasible {
             graph: candidates.graph.clone(),

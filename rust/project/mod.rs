@@ -1,6 +1,7 @@
 //! The HLS project folder (ARCHITECTURE.md, "The HLS project folder"): the
 //! kernel, its testbench, the C-simulation headers, Makefile, Vitis script,
 //! report and graph, written all together or not at all.
+pub mod deploy;
 pub mod dot;
 pub mod graph;
 pub mod json;
@@ -42,12 +43,17 @@ pub struct Project<'a> {
     pub target: &'a Target,
     /// The DSE's result and the cost model's estimates for the report.
     pub figures: &'a report::Figures,
+    /// The AXI interface of every top argument (deployment scripts, drivers).
+    pub ports: &'a [top::Port],
+    /// The s_axilite bundle of the top's block-level control.
+    pub control: &'a str,
 }
 
 #[derive(Debug)]
 pub enum ProjectError {
     Staging(StagingError),
     Testbench(String),
+    Deploy(String),
 }
 
 impl std::fmt::Display for ProjectError {
@@ -55,6 +61,7 @@ impl std::fmt::Display for ProjectError {
         match self {
             ProjectError::Staging(e) => write!(f, "cannot write the project: {e}"),
             ProjectError::Testbench(m) => write!(f, "cannot generate the testbench: {m}"),
+            ProjectError::Deploy(m) => write!(f, "cannot generate the deployment files: {m}"),
         }
     }
 }
@@ -83,6 +90,7 @@ pub fn header(top: &str, signature: &str) -> String {
 pub fn write(outdir: &Path, p: &Project) -> Result<PathBuf, ProjectError> {
     let name = &p.top.name;
     let tb = testbench::render(p.top, &format!("{name}.h")).map_err(ProjectError::Testbench)?;
+    let deployment = deploy::files(p.target, &deploy::Interface { top: p.top, ports: p.ports, control: p.control }).map_err(ProjectError::Deploy)?;
     let stage = Staging::new(outdir, FINGERPRINT)?;
     stage.write(&format!("{name}.cpp"), p.cpp)?;
     if let Some(weights) = p.weights {
@@ -93,9 +101,16 @@ pub fn write(outdir: &Path, p: &Project) -> Result<PathBuf, ProjectError> {
     for (file, text) in HEADERS {
         stage.write(&format!("include/{file}"), text)?;
     }
-    stage.write("Makefile", makefile::render(name, p.weights.is_some()))?;
+    stage.write("Makefile", makefile::render(name, p.weights.is_some(), &p.target.board))?;
     stage.write("run_hls.tcl", tcl::render(name, p.target, p.weights.is_some()))?;
-    stage.write("report.json", report::json(name, p.target, p.graph, p.figures).pretty())?;
+    for (file, text) in &deployment {
+        stage.write(file, text)?;
+    }
+    let mut report_json = report::json(name, p.target, p.graph, p.figures);
+    if let json::Json::Object(fields) = &mut report_json {
+        fields.push(("ports".to_string(), deploy::ports_json(p.top, p.ports).map_err(ProjectError::Deploy)?));
+    }
+    stage.write("report.json", report_json.pretty())?;
     stage.write("report.md", report::markdown(name, p.target, p.graph, p.figures))?;
     stage.write("graph.dot", dot::render(p.graph))?;
     stage.create_dir("data")?;

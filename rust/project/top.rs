@@ -97,3 +97,50 @@ pub fn describe(top: &OperationRef) -> Result<Top, String> {
         .ok_or_else(|| located(top, format!("'{NUM_INPUTS_ATTR}' = {n} of '{name}' is not between 0 and its {} arguments", args.len())))?;
     Ok(Top { name, args, num_inputs })
 }
+
+/// One AXI interface of the top function, as its INTERFACE pragmas declare
+/// it: what the deployment scripts wire up and the host drivers address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Port {
+    /// The argument index (the C name is `arg<index>`).
+    pub arg: usize,
+    /// The m_axi bundle the argument's data moves on (`gmem0`), if any.
+    pub bundle: Option<String>,
+    /// The s_axilite bundle holding its address register (`control`), if any.
+    pub control: Option<String>,
+}
+
+/// The interface of every argument of `top` (in argument order) and the
+/// s_axilite bundle of its block-level control (`return`), read from the
+/// `emitHLS.pragma.interface` ops in its body.
+pub fn ports(top: &OperationRef) -> Result<(Vec<Port>, Option<String>), String> {
+    let body = top.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| located(top, "the top function has no body".into()))?;
+    let args: Vec<usize> = (0..body.argument_count())
+        .map(|i| body.argument(i).map(|a| melior::ir::Value::from(a).to_raw().ptr as usize).map_err(|e| located(top, e.to_string())))
+        .collect::<Result<_, _>>()?;
+    let mut ports: Vec<Port> = (0..args.len()).map(|arg| Port { arg, bundle: None, control: None }).collect();
+    let mut block_control = None;
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op_name(&op) != "emitHLS.pragma.interface" {
+            continue;
+        }
+        let mode = op.attribute("mode").map(|a| a.to_string()).unwrap_or_default();
+        let bundle = op.attribute("bundle").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string());
+        let arg = match op.operand_count() {
+            0 => None,
+            _ => {
+                let v = op.operand(0).map_err(|e| located(&op, e.to_string()))?;
+                args.iter().position(|a| *a == v.to_raw().ptr as usize)
+            }
+        };
+        match (arg, mode.contains("s_axilite"), mode.contains("m_axi")) {
+            (None, true, _) => block_control = Some(bundle.unwrap_or_else(|| "control".into())),
+            (Some(i), true, _) => ports[i].control = Some(bundle.unwrap_or_else(|| "control".into())),
+            (Some(i), _, true) => ports[i].bundle = Some(bundle.unwrap_or_else(|| "gmem".into())),
+            _ => {}
+        }
+    }
+    Ok((ports, block_control))
+}

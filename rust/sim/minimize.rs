@@ -75,7 +75,9 @@ pub fn minimize(design: &Design, given: &Outcome, bits: &[u64]) -> Result<Minimi
     }
     let mut order: Vec<usize> = (0..depths.len()).collect();
     order.sort_by_key(|&c| std::cmp::Reverse(bits.get(c).copied().unwrap_or(0) * depths[c]));
-    for c in order {
+    let channels = order.len();
+    for (done, c) in order.into_iter().enumerate() {
+        crate::progress::detail(&format!("FIFO minimisation, channel {} of {channels}, {simulations} simulations", done + 1));
         let (mut lo, mut hi) = (MIN_DEPTH, depths[c]);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;

@@ -8,7 +8,11 @@
 // C simulation with ming's hls_stream.h: each process runs in its own thread, as it does in
 // hardware, and END joins them; if they all block, the run stops with a deadlock report.
 // __SYNTHESIS__, or a vendor hls_stream.h (unbounded FIFOs): the macros are the plain calls, in
-// order. At most one region per scope (the macros use a fixed local name).
+// order. Vitis's C-simulation stream is not thread-safe unless HLS_STREAM_THREAD_SAFE is defined,
+// so no threads then; generated tops list their processes in producer order (every producer
+// before its consumers), and on unbounded FIFOs running them one after the other in that order
+// gives the values of the concurrent run. At most one region per scope (the macros use a fixed
+// local name).
 // Hand-written code may also use ming::dataflow directly: df.process("p", [&] { p(a, b); }); df.run();
 #ifndef MING_DATAFLOW_H
 #define MING_DATAFLOW_H
