@@ -227,9 +227,24 @@ def activations():
     return b.model([("x", [1, 3, 10, 10])], y, [1, 4, 10, 10])
 
 
+def more_ops():
+    """PRelu (per-channel slope), Selu, SiLU (x * Sigmoid(x)), Sub and Div with
+    broadcast constants, GlobalAveragePool, LogSoftmax."""
+    b = Builder("more_ops", 21)
+    y = b.conv("x", 3, 4, 3)
+    slope = b.const(np.array([0.1, 0.2, 0.3, 0.4], dtype=np.float32).reshape(4, 1, 1))
+    y = b.node("Selu", [b.node("PRelu", [y, slope])])
+    y = b.node("Mul", [y, b.node("Sigmoid", [y])])
+    y = b.node("Sub", [y, b.const(np.array([0.5, -0.5, 0.25, 0.0], dtype=np.float32).reshape(4, 1, 1))])
+    y = b.node("Div", [y, b.const(2.0)])
+    y = b.node("Flatten", [b.node("GlobalAveragePool", [y])], axis=1)
+    y = b.node("LogSoftmax", [y], axis=1)
+    return b.model([("x", [1, 3, 8, 8])], y, [1, 4])
+
+
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
                                   depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm,
-                                  classifier_opset11, conv1d_net, activations)}
+                                  classifier_opset11, conv1d_net, activations, more_ops)}
 
 
 def quantized(stem, per_channel):
