@@ -47,23 +47,26 @@ config.environment["MING_PROGRESS"] = "0"
 venv_python = os.path.join(root, ".venv", "bin", "python")
 python = venv_python if os.access(venv_python, os.X_OK) else (shutil.which("python3") or "python3")
 config.substitutions.append(("%python", python))
+import subprocess
+
+
+def venv_has(*modules):
+    """Whether the venv's Python finds every module (without importing them: fast)."""
+    probe = "import importlib.util as u, sys; sys.exit(not all(u.find_spec(m) for m in sys.argv[1:]))"
+    try:
+        return subprocess.run([python, "-c", probe, *modules], capture_output=True, timeout=60).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
 # PyTorch is not in scripts/requirements.txt (large): tests of the PyTorch path
 # say `REQUIRES: torch` and are UNSUPPORTED where the venv has no torch.
-import subprocess
-try:
-    if subprocess.run([python, "-c", "import importlib.util, sys; sys.exit(importlib.util.find_spec('torch') is None)"],
-                      capture_output=True, timeout=60).returncode == 0:
-        config.available_features.add("torch")
-except (OSError, subprocess.TimeoutExpired):
-    pass
+if venv_has("torch"):
+    config.available_features.add("torch")
 # TFLite input needs TensorFlow and tf2onnx in the venv (scripts/requirements.txt):
 # tests of it say `REQUIRES: tflite`.
-try:
-    if subprocess.run([python, "-c", "import importlib.util as u, sys; sys.exit(not (u.find_spec('tensorflow') and u.find_spec('tf2onnx')))"],
-                      capture_output=True, timeout=60).returncode == 0:
-        config.available_features.add("tflite")
-except (OSError, subprocess.TimeoutExpired):
-    pass
+if venv_has("tensorflow", "tf2onnx"):
+    config.available_features.add("tflite")
 # Models nobody here wrote (MLPerf Tiny, torchvision exports) live beside the
 # checkout in shared/models; tests of them say `REQUIRES: shared-models` and are
 # skipped where the folder is absent.
