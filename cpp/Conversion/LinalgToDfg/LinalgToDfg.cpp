@@ -13,6 +13,7 @@
 
 #include "ming/Analysis/FifoDepths.h"
 #include "ming/Analysis/KernelAnalysis.h"
+#include "ming/Support/CrashReport.h"
 #include "ming/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -488,6 +489,7 @@ Order inheritedOrder(linalg::GenericOp op, AffineMap inMap, const Order &inOrder
 }
 
 LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
+  ming::crash::Scope scope(op, "lowering");
   Location loc = op.getLoc();
   if (fillValue(op)) {
     if (streamUses(op.getResult(0)))
@@ -526,6 +528,15 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
     if (failed(operand))
       return failure();
     inputs.push_back(*operand);
+  }
+  // A window over a constant (IREE divides an average pool by a pool of a
+  // tensor of ones when the padding is not counted) has nothing to stream
+  // through a line buffer: the constant is read by index like any other, so
+  // the op is a plain reduction nest.
+  if (window && inputs[*windowed].role != Role::Stream) {
+    window = false;
+    windowed.reset();
+    info.kind = KernelClass::RegularReduction;
   }
   FailureOr<Operand> initOr = classify(op, *op.getDpsInitOperand(0), false);
   if (failed(initOr))
