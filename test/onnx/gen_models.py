@@ -19,6 +19,8 @@ same name always gives the same bytes. f32 models (float data and weights):
                    Flatten, Gemm 256->120, ReLU, Gemm 120->84, ReLU, Gemm 84->10, 28x28
   clip_relu6       conv 3->8 3x3 pad 1, Clip(0, 6), 16x16
   big_gemm         Gemm 256->1024 (1 MB of f32 weights) on X[4x256], for the weights file
+  avgpool_dil_ceil AveragePool 2x2, dilations 2, ceil_mode 1, 4x4 (opset 19)
+  avgpool_dil      AveragePool 3x3, dilations 2, 2 channels, 8x8 (opset 19)
 
 int8 QDQ models: the f32 model of the same stem quantised by onnxruntime's
 quantize_static (QDQ format, int8 activations and weights, int32 bias;
@@ -87,13 +89,13 @@ class Builder:
         b = self.weight((fout,), fin)
         return self.node("Gemm", [x, w, b])
 
-    def model(self, inputs, output, out_shape):
+    def model(self, inputs, output, out_shape, opset=OPSET):
         graph = helper.make_graph(
             self.nodes, self.name,
             [helper.make_tensor_value_info(n, F32, s) for n, s in inputs],
             [helper.make_tensor_value_info(output, F32, out_shape)],
             initializer=self.inits)
-        m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
+        m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
                               producer_name="ming test/onnx/gen_models.py")
         m.ir_version = 8
         onnx.checker.check_model(m, full_check=True)
@@ -178,6 +180,21 @@ def clip_relu6():
     return b.model([("x", [1, 3, 16, 16])], y, [1, 8, 16, 16])
 
 
+def avgpool_dil_ceil():
+    # IREE divides by a pool over a constant tensor of ones (a window over a
+    # constant: it crashed the window builder).
+    b = Builder("avgpool_dil_ceil", 12)
+    y = b.node("AveragePool", ["x"], kernel_shape=[2, 2], strides=[1, 1], dilations=[2, 2], ceil_mode=1)
+    return b.model([("x", [1, 1, 4, 4])], y, [1, 1, 2, 2], opset=19)
+
+
+def avgpool_dil():
+    # The divisor of each output is computed with arith.ceildivsi.
+    b = Builder("avgpool_dil", 13)
+    y = b.node("AveragePool", ["x"], kernel_shape=[3, 3], dilations=[2, 2])
+    return b.model([("x", [1, 2, 8, 8])], y, [1, 2, 4, 4], opset=19)
+
+
 def big_gemm():
     b = Builder("big_gemm", 11)
     y = b.gemm("x", 256, 1024)
@@ -185,7 +202,8 @@ def big_gemm():
 
 
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
-                                  depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm)}
+                                  depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm,
+                                  avgpool_dil_ceil, avgpool_dil)}
 
 
 def quantized(stem, per_channel):
