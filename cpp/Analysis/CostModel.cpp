@@ -449,6 +449,7 @@ private:
   bool searchReaches(Block &block, Known &known);
   std::optional<int64_t> searchIters(scf::ForOp loop, Known &known, int64_t lo, int64_t hi, bool backwards,
                                      llvm::function_ref<bool(int64_t)> test);
+  std::optional<int64_t> countHolds(Value cond, ArrayRef<scf::ForOp> loops, size_t level, Known &known);
   bool isEvent(Operation &op) const {
     return pullMode ? isa<dfg::PullOp>(op) : isa<dfg::PushOp, memref::StoreOp>(op);
   }
@@ -1130,6 +1131,19 @@ double ProcessModel::countIfProbability(scf::IfOp op) {
     bounds.push_back(loopBounds(l));
     total *= std::max<int64_t>(1, bounds.back().trip);
   }
+  // Counted per loop level, outermost first, over stretches and periods (see
+  // "Iteration search") when the condition has that form.
+  {
+    SmallVector<scf::ForOp> nest(loops.begin(), loops.end());
+    llvm::sort(nest, [](scf::ForOp a, scf::ForOp b) { return a->isProperAncestor(b); });
+    bool chain = true;
+    for (size_t i = 0; i + 1 < nest.size(); ++i)
+      chain &= nest[i]->isProperAncestor(nest[i + 1]);
+    Known known;
+    if (chain && llvm::all_of(bounds, [](const Bounds &b) { return b.trip > 0; }))
+      if (auto yes = countHolds(op.getCondition(), nest, 0, known))
+        return total ? double(*yes) / double(total) : 1.0;
+  }
   if (total > enumBudget)
     return 1.0;
   enumBudget -= total;
@@ -1287,6 +1301,13 @@ public:
       }
     });
     if (plan_.period > kMaxPeriod)
+      plan_.ok = false;
+    return plan_;
+  }
+
+  /// The plan of one i1 value (an scf.if condition counted over the loop).
+  IterPlan planCondition(Value cond) {
+    if (!boolean(cond, 0) || plan_.period > kMaxPeriod)
       plan_.ok = false;
     return plan_;
   }
@@ -1495,33 +1516,13 @@ private:
 };
 } // namespace
 
-std::optional<int64_t> ProcessModel::searchIters(scf::ForOp loop, Known &known, int64_t lo, int64_t hi,
-                                                 bool backwards, llvm::function_ref<bool(int64_t)> test) {
-  if (lo > hi)
-    return std::nullopt;
+/// The points in [lo, hi + 1] where a monotone term of `plan` reaches 0 or
+/// 1 in its direction, lo and hi + 1 included; `known[iv]` is left set.
+static std::vector<int64_t> planCuts(const IterPlan &plan, scf::ForOp loop, Known &known, int64_t lo,
+                                     int64_t hi) {
   Bounds b = loopBounds(loop);
   Value iv = loop.getInductionVar();
   auto at = [&](int64_t n) { known[iv] = b.lb + n * b.step; };
-  IterPlan plan;
-  if (b.constant) {
-    known.erase(iv);
-    IterPlanner planner(loop, known);
-    plan = planner.plan(*loop.getBody(), *events);
-  } else {
-    plan.ok = false;
-  }
-  if (!plan.ok) {
-    // Not in the forms above: one iteration after the other.
-    for (int64_t i = 0; i <= hi - lo; ++i) {
-      int64_t n = backwards ? hi - i : lo + i;
-      at(n);
-      if (test(n))
-        return n;
-      if (enumBudget < 0)
-        return std::nullopt;
-    }
-    return std::nullopt;
-  }
   // Breakpoints: where a monotone term reaches 0 and 1 (in its direction).
   // A term is monotone between the breakpoints of the terms inside it (an
   // unsigned division's dividend changing sign), which come first in
@@ -1568,6 +1569,37 @@ std::optional<int64_t> ProcessModel::searchIters(scf::ForOp loop, Known &known, 
     llvm::sort(cuts);
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
   }
+  return cuts;
+}
+
+std::optional<int64_t> ProcessModel::searchIters(scf::ForOp loop, Known &known, int64_t lo, int64_t hi,
+                                                 bool backwards, llvm::function_ref<bool(int64_t)> test) {
+  if (lo > hi)
+    return std::nullopt;
+  Bounds b = loopBounds(loop);
+  Value iv = loop.getInductionVar();
+  auto at = [&](int64_t n) { known[iv] = b.lb + n * b.step; };
+  IterPlan plan;
+  if (b.constant) {
+    known.erase(iv);
+    IterPlanner planner(loop, known);
+    plan = planner.plan(*loop.getBody(), *events);
+  } else {
+    plan.ok = false;
+  }
+  if (!plan.ok) {
+    // Not in the forms above: one iteration after the other.
+    for (int64_t i = 0; i <= hi - lo; ++i) {
+      int64_t n = backwards ? hi - i : lo + i;
+      at(n);
+      if (test(n))
+        return n;
+      if (enumBudget < 0)
+        return std::nullopt;
+    }
+    return std::nullopt;
+  }
+  std::vector<int64_t> cuts = planCuts(plan, loop, known, lo, hi);
   int64_t period = plan.period;
   auto trySegment = [&](int64_t s, int64_t e) -> std::optional<int64_t> {
     int64_t count = std::min(e - s, period);
@@ -1593,6 +1625,45 @@ std::optional<int64_t> ProcessModel::searchIters(scf::ForOp loop, Known &known, 
       return std::nullopt;
   }
   return std::nullopt;
+}
+
+/// How many points of the product of `loops[level..]` (outermost first, each
+/// inside the previous) satisfy `cond`, the outer induction variables known:
+/// per level, each stretch between breakpoints sums one period's counts,
+/// each weighted by how often its residue recurs. None when a condition is
+/// not of the classified forms.
+std::optional<int64_t> ProcessModel::countHolds(Value cond, ArrayRef<scf::ForOp> loops, size_t level,
+                                                Known &known) {
+  if (level == loops.size()) {
+    auto v = evalInt(cond, known);
+    if (!v)
+      return std::nullopt;
+    return *v != 0 ? 1 : 0;
+  }
+  scf::ForOp loop = loops[level];
+  Bounds b = loopBounds(loop);
+  Value iv = loop.getInductionVar();
+  known.erase(iv);
+  IterPlanner planner(loop, known);
+  IterPlan plan = planner.planCondition(cond);
+  if (!plan.ok || !b.constant)
+    return std::nullopt;
+  std::vector<int64_t> cuts = planCuts(plan, loop, known, 0, b.trip - 1);
+  int64_t total = 0;
+  for (size_t s = 0; s + 1 < cuts.size(); ++s) {
+    int64_t from = cuts[s], len = cuts[s + 1] - cuts[s];
+    for (int64_t i = 0; i < std::min(len, plan.period); ++i) {
+      known[iv] = b.lb + (from + i) * b.step;
+      auto inner = countHolds(cond, loops, level + 1, known);
+      if (!inner) {
+        known.erase(iv);
+        return std::nullopt;
+      }
+      total += *inner * ((len - i + plan.period - 1) / plan.period);
+    }
+  }
+  known.erase(iv);
+  return total;
 }
 
 /// The branch of `op` the event searches follow with the known induction
