@@ -1806,12 +1806,10 @@ std::optional<int64_t> ProcessModel::findLast(Block &block, Known &known, int64_
       const ResolvedLoop &r = resolved[loop];
       const LoopCost &lc = result.loops[r.id];
       Bounds b = r.bounds;
-      int64_t iters = ceilDiv(b.trip, r.unroll);
       Value iv = loop.getInductionVar();
       int64_t body = lc.iterCycles;
       int64_t copy = lc.flatIters ? body
                                   : (body - (hasLoop(*loop.getBody()) ? 1 : 0)) / r.unroll;
-      (void)iters;
       std::optional<int64_t> found;
       auto n = searchIters(loop, known, 0, b.trip - 1, /*backwards=*/true, [&](int64_t n) {
         int64_t j = n / r.unroll, k = n % r.unroll;
