@@ -25,5 +25,6 @@ std::vector<std::string> ming::passNames() {
           createConvertDfgToEmitHLS()->getArgument().str(),
           createTestKernelAnalysis()->getArgument().str(),
           createTestCostModel()->getArgument().str(),
-          createQuantizeInteger()->getArgument().str()};
+          createQuantizeInteger()->getArgument().str(),
+          createTestCrash()->getArgument().str()};
 }

@@ -114,6 +114,12 @@ pub mod ffi {
         /// Registers every dialect (upstream and ming's) in an MLIRContext*
         /// given as an address, e.g. a melior Context's.
         fn register_in_context(context: usize);
+        /// Crashes (signals, assertions) print the pass and operation being
+        /// worked on and exit with status 70 (cpp/Support/CrashReport.cpp).
+        fn install_crash_handler();
+        /// Records the passes an MlirPassManager (given by its pointer) runs,
+        /// for that report.
+        fn instrument_pass_manager(pass_manager: usize);
         /// The DSE's candidates for the dfg.graph of a builtin.module given
         /// as the address of its mlir::Operation (MlirOperation's pointer).
         fn dse_candidates(module: usize, max_lanes: i64) -> DseProblem;

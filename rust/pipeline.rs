@@ -92,6 +92,8 @@ pub fn level(module: &Module) -> Level {
 pub fn run(context: &Context, module: &mut Module, pipeline: &str) -> Result<(), PipelineError> {
     let pm = PassManager::new(context);
     pm.enable_verifier(true);
+    // The top-level OpPassManager of a PassManager is the PassManager itself.
+    crate::bridge::ffi::instrument_pass_manager(pm.as_operation_pass_manager().to_raw().ptr as usize);
     let error = |message: String| PipelineError { pipeline: pipeline.to_string(), message };
     parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline)
         .map_err(|e| error(format!("the pipeline does not parse: {e}")))?;

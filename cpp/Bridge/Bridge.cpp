@@ -2,6 +2,7 @@
 // types and calls libMingPasses.so. Compiled into the Rust binary by
 // cxx_build, it includes no MLIR header, so it builds in a second.
 #include "ming/Bridge.h"
+#include "ming/Support/CrashReport.h"
 #include "ming/Tools/OptMain.h"
 #include "ming/Tools/ParserTraps.h"
 #include "ming/Transforms/Dse.h"
@@ -28,6 +29,12 @@ int32_t opt_main(const OptRequest &r) {
   for (const rust::String &flag : r.mlir_flags)
     request.mlirFlags.emplace_back(std::string(flag));
   return tools::optMain(request);
+}
+
+void install_crash_handler() { crash::install(); }
+
+void instrument_pass_manager(size_t pass_manager) {
+  crash::instrumentOpaque(reinterpret_cast<void *>(pass_manager));
 }
 
 bool is_pass_name(rust::Str name) { return tools::isPassName(std::string(name)); }

@@ -17,6 +17,7 @@
 #include "mlir/Support/Timing.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "ming/Tools/ParserTraps.h"
+#include "ming/Support/CrashReport.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -143,6 +144,7 @@ int optMain(const OptRequest &request) {
     config.verifyDiagnostics(SourceMgrDiagnosticVerifierHandler::Level::OnlyExpected);
 
   config.setPassPipelineSetupFn([&](PassManager &pm) -> LogicalResult {
+    ming::crash::instrument(pm);
     if (!request.passPipeline.empty()) {
       if (failed(addAnchoredPipeline(pm, request.passPipeline)))
         return failure();

@@ -5,6 +5,7 @@
 #include "ming/Analysis/CostModel.h"
 #include "ming/Analysis/FifoDepths.h"
 #include "ming/Dfg/Dfg.h"
+#include "ming/Support/CrashReport.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -211,6 +212,7 @@ int64_t unrollProduct(const cost::ProcessConfig &cfg) {
 /// `unrollTolerance` slower: the model counts no LUTs, so unrolling that
 /// saves only pipeline fill would otherwise look free.
 std::vector<cost::Candidate> filterCandidates(dfg::ProcessOp process, const Options &options) {
+  crash::Scope scope(process, "estimating the candidates of");
   std::set<unsigned> fixed = fixedLanePorts(process);
   cost::Estimator estimator(process);
   std::vector<cost::Candidate> all = cost::enumerateConfigurations(estimator, options.candidateLimit);

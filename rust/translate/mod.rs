@@ -621,6 +621,21 @@ impl Emitter {
             "arith.muli" | "arith.mulf" => bin("*")?,
             "arith.divsi" | "arith.divf" => bin("/")?,
             "arith.remsi" => bin("%")?,
+            // C++ division truncates; the rounded divisions add or subtract
+            // one where the remainder is non-zero and the quotient's sign
+            // says truncation went the wrong way.
+            "arith.ceildivsi" | "arith.floordivsi" => {
+                let (a, b) = match ops.as_slice() {
+                    [a, b] => (a, b),
+                    _ => return Err(unsupported()),
+                };
+                let (sign, adj) = if name == "arith.ceildivsi" { ("==", "+") } else { ("!=", "-") };
+                format!("(({a}) / ({b}) {adj} ((({a}) % ({b}) != 0 && (({a}) < 0) {sign} (({b}) < 0)) ? 1 : 0))")
+            }
+            "arith.ceildivui" => {
+                let (a, b) = (uns(0)?, uns(1)?);
+                format!("static_cast<{out_ct}>({a} / {b} + ({a} % {b} != 0 ? 1 : 0))")
+            }
             "arith.divui" => ubin("/")?,
             "arith.remui" => ubin("%")?,
             "arith.andi" => bin("&")?,

@@ -19,6 +19,10 @@ same name always gives the same bytes. f32 models (float data and weights):
                    Flatten, Gemm 256->120, ReLU, Gemm 120->84, ReLU, Gemm 84->10, 28x28
   clip_relu6       conv 3->8 3x3 pad 1, Clip(0, 6), 16x16
   big_gemm         Gemm 256->1024 (1 MB of f32 weights) on X[4x256], for the weights file
+  avgpool_dil_ceil AveragePool 2x2, dilations 2, ceil_mode 1, 4x4 (opset 19)
+  avgpool_dil      AveragePool 3x3, dilations 2, 2 channels, 8x8 (opset 19)
+  pool_ceil_pads   MaxPool 5x6 pads 0,2,1,4 ceil_mode 1, AveragePool 3x3/2 pads 1
+                   ceil_mode 1, 5 channels, 9x9 (opset 19)
 
 int8 QDQ models: the f32 model of the same stem quantised by onnxruntime's
 quantize_static (QDQ format, int8 activations and weights, int32 bias;
@@ -178,6 +182,31 @@ def clip_relu6():
     return b.model([("x", [1, 3, 16, 16])], y, [1, 8, 16, 16])
 
 
+def avgpool_dil_ceil():
+    # IREE divides by a pool over a constant tensor of ones (a window over a
+    # constant: it crashed the window builder).
+    b = Builder("avgpool_dil_ceil", 12)
+    y = b.node("AveragePool", ["x"], kernel_shape=[2, 2], strides=[1, 1], dilations=[2, 2], ceil_mode=1)
+    return b.model([("x", [1, 1, 4, 4])], y, [1, 1, 2, 2], opset=19)
+
+
+def avgpool_dil():
+    # The divisor of each output is computed with arith.ceildivsi.
+    b = Builder("avgpool_dil", 13)
+    y = b.node("AveragePool", ["x"], kernel_shape=[3, 3], dilations=[2, 2])
+    return b.model([("x", [1, 2, 8, 8])], y, [1, 2, 4, 4], opset=19)
+
+
+def pool_ceil_pads():
+    # ceil_mode with pads: IREE pads twice (the pads, then the overhang of
+    # the last window) with an f64 -DBL_MAX truncated to f32, and divides
+    # the average by a pool of a padded constant of ones.
+    b = Builder("pool_ceil_pads", 14)
+    y = b.node("MaxPool", ["x"], kernel_shape=[5, 6], pads=[0, 2, 1, 4], ceil_mode=1)
+    y = b.node("AveragePool", [y], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1], ceil_mode=1)
+    return b.model([("x", [1, 5, 9, 9])], y, [1, 5, 4, 6], opset=19)
+
+
 def big_gemm():
     b = Builder("big_gemm", 11)
     y = b.gemm("x", 256, 1024)
@@ -244,7 +273,8 @@ def more_ops():
 
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
                                   depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm,
-                                  classifier_opset11, conv1d_net, activations, more_ops)}
+                                  classifier_opset11, conv1d_net, activations, more_ops,
+                                  avgpool_dil_ceil, avgpool_dil, pool_ceil_pads)}
 
 
 def quantized(stem, per_channel):

@@ -14,6 +14,7 @@
 
 #include "ming/Analysis/FifoDepths.h"
 #include "ming/Analysis/KernelAnalysis.h"
+#include "ming/Support/CrashReport.h"
 #include "ming/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -22,6 +23,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/FoldUtils.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -230,6 +232,7 @@ LogicalResult eraseDeadResults(RewriterBase &rewriter, linalg::GenericOp op) {
   rewriter.eraseOp(op);
   return success();
 }
+TypedAttr padValue(tensor::PadOp pad);
 
 /// Checks every op of the body and generalises named linalg ops.
 LogicalResult normalise(func::FuncOp func) {
@@ -244,6 +247,100 @@ LogicalResult normalise(func::FuncOp func) {
   for (linalg::GenericOp op : partlyDead)
     if (failed(eraseDeadResults(rewriter, op)))
       return failure();
+  Block &top = func.getBody().front();
+  // Scalar arithmetic on constants becomes a constant (IREE pads a pool with
+  // an f64 constant truncated to f32).
+  OperationFolder folder(func.getContext());
+  for (Operation &op : llvm::make_early_inc_range(top)) {
+    if (op.getNumRegions() || op.getNumResults() != 1 || isa<arith::ConstantOp>(op) ||
+        isa<ShapedType>(op.getResult(0).getType()) || !isa<arith::ArithDialect>(op.getDialect()))
+      continue;
+    if (!llvm::all_of(op.getOperands(), [](Value v) { return matchPattern(v, m_Constant()); }))
+      continue;
+    // arith.truncf does not fold an inexact conversion (-DBL_MAX to f32);
+    // the C++ cast would round it to nearest, and so does this.
+    FloatAttr value;
+    if (auto trunc = dyn_cast<arith::TruncFOp>(op);
+        trunc && matchPattern(trunc.getIn(), m_Constant(&value))) {
+      APFloat f = value.getValue();
+      bool losesInfo = false;
+      FloatType to = cast<FloatType>(trunc.getType());
+      f.convert(to.getFloatSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
+      rewriter.setInsertionPoint(trunc);
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(trunc, FloatAttr::get(to, f));
+      continue;
+    }
+    (void)folder.tryToFold(&op);
+  }
+  // A padded constant is a constant (IREE counts a ceil_mode average pool's
+  // window by pooling a padded tensor of ones); a window over a constant is
+  // then read by index.
+  for (auto pad : llvm::make_early_inc_range(top.getOps<tensor::PadOp>())) {
+    DenseElementsAttr source;
+    TypedAttr value = padValue(pad);
+    auto type = dyn_cast<RankedTensorType>(pad.getResultType());
+    if (!value || !type || !type.hasStaticShape() || type.getNumElements() > (1 << 20) ||
+        !pad.getLow().empty() || !pad.getHigh().empty() ||
+        !matchPattern(pad.getSource(), m_Constant(&source)))
+      continue;
+    ArrayRef<int64_t> low = pad.getStaticLow();
+    if (llvm::any_of(low, [](int64_t x) { return x < 0; }) ||
+        llvm::any_of(pad.getStaticHigh(), [](int64_t x) { return x < 0; }))
+      continue;
+    DenseElementsAttr padded;
+    if (source.isSplat() && source.getSplatValue<Attribute>() == value) {
+      padded = DenseElementsAttr::get(type, value);
+    } else {
+      ArrayRef<int64_t> shape = type.getShape(), from = source.getType().getShape();
+      SmallVector<Attribute> src(source.getValues<Attribute>());
+      SmallVector<Attribute> out;
+      out.reserve(type.getNumElements());
+      SmallVector<int64_t> idx(shape.size(), 0);
+      for (int64_t n = 0; n < type.getNumElements(); ++n) {
+        int64_t flat = 0;
+        bool inside = true;
+        for (size_t d = 0; d < shape.size(); ++d) {
+          int64_t s = idx[d] - low[d];
+          inside &= s >= 0 && s < from[d];
+          flat = flat * from[d] + s;
+        }
+        out.push_back(inside ? src[source.isSplat() ? 0 : flat] : Attribute(value));
+        for (size_t d = shape.size(); d-- > 0;)
+          if (++idx[d] < shape[d])
+            break;
+          else
+            idx[d] = 0;
+      }
+      padded = DenseElementsAttr::get(type, out);
+    }
+    rewriter.setInsertionPoint(pad);
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(pad, padded);
+  }
+  // A pad of a pad by the same value is one pad (IREE pads a ceil_mode
+  // pool's input twice: the explicit pads, then the rows and columns the
+  // last window overhangs).
+  for (auto outer : llvm::make_early_inc_range(top.getOps<tensor::PadOp>())) {
+    auto inner = outer.getSource().getDefiningOp<tensor::PadOp>();
+    if (!inner || !inner->hasOneUse() || !padValue(outer) || padValue(outer) != padValue(inner) ||
+        !outer.getLow().empty() || !outer.getHigh().empty() || !inner.getLow().empty() ||
+        !inner.getHigh().empty())
+      continue;
+    SmallVector<int64_t> low(outer.getStaticLow()), high(outer.getStaticHigh());
+    bool ok = true;
+    for (size_t d = 0; d < low.size(); ++d) {
+      ok &= inner.getStaticLow()[d] >= 0 && inner.getStaticHigh()[d] >= 0;
+      low[d] += inner.getStaticLow()[d];
+      high[d] += inner.getStaticHigh()[d];
+    }
+    if (!ok)
+      continue;
+    rewriter.modifyOpInPlace(outer, [&] {
+      outer.getSourceMutable().assign(inner.getSource());
+      outer.setStaticLow(low);
+      outer.setStaticHigh(high);
+    });
+    rewriter.eraseOp(inner);
+  }
   SmallVector<linalg::LinalgOp> named;
   for (Operation &op : func.getBody().front()) {
     for (Type t : llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes())) {
@@ -624,6 +721,7 @@ Order inheritedOrder(linalg::GenericOp op, AffineMap inMap, const Order &inOrder
 }
 
 LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
+  ming::crash::Scope scope(op, "lowering");
   Location loc = op.getLoc();
   if (fillValue(op)) {
     if (streamUses(op.getResult(0)))
@@ -662,6 +760,15 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
     if (failed(operand))
       return failure();
     inputs.push_back(*operand);
+  }
+  // A window over a constant (IREE divides an average pool by a pool of a
+  // tensor of ones when the padding is not counted) has nothing to stream
+  // through a line buffer: the constant is read by index like any other, so
+  // the op is a plain reduction nest.
+  if (window && inputs[*windowed].role != Role::Stream) {
+    window = false;
+    windowed.reset();
+    info.kind = KernelClass::RegularReduction;
   }
   FailureOr<Operand> initOr = classify(op, *op.getDpsInitOperand(0), false);
   if (failed(initOr))

@@ -13,6 +13,8 @@ bool is_pass_name(rust::Str name);
 void print_pass_help();
 rust::String find_parser_traps(rust::Str text, rust::Str name);
 void register_in_context(size_t context);
+void install_crash_handler();
+void instrument_pass_manager(size_t pass_manager);
 struct DseProblem;
 struct DseEstimate;
 DseProblem dse_candidates(size_t module, int64_t max_lanes);

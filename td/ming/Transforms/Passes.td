@@ -110,4 +110,19 @@ def FoldConstants : Pass<"ming-fold-constants", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def TestCrash : Pass<"ming-test-crash"> {
+  let summary = "Crash on purpose at an op marked `ming.test_crash` (tests only)";
+  let description = [{
+    Exercises ming-opt's crash report: at the first operation carrying a
+    `ming.test_crash` attribute it dies the way a bug would, with `kind` =
+    `segv` (a write through a null pointer) or `abort` (what a failed
+    assertion or an LLVM fatal error does). ming-opt must then name this pass
+    and that operation and exit with status 70. Does nothing on other input.
+  }];
+  let options = [
+    Option<"kind", "kind", "std::string", /*default=*/"\"segv\"",
+           "how to crash: segv or abort">,
+  ];
+}
+
 #endif
