@@ -71,6 +71,20 @@ def from_tflite(path, scratch):
     return out
 
 
+def refuse_known_unsupported(model, src):
+    """Operators the importer cannot take are refused here, by their ONNX name
+    and node, before it runs: Pad with mode 'wrap' sends iree-import-onnx into
+    an endless loop."""
+    from onnx import helper
+    for node in model.graph.node:
+        if node.op_type == "Pad":
+            modes = [helper.get_attribute_value(a) for a in node.attribute if a.name == "mode"]
+            mode = modes[0].decode() if modes and isinstance(modes[0], bytes) else (modes[0] if modes else "constant")
+            if mode == "wrap":
+                fail(f"ONNX operator Pad (node '{node.name or '?'}') with mode='wrap' is not supported; "
+                     f"ming pads with mode='constant', 'reflect' or 'edge' as the importer lowers them")
+
+
 def main(argv):
     if len(argv) < 2:
         fail("usage: prepare_onnx.py MODEL OUT.onnx [--shape NAME=SHAPE ...] [--tflite]")
@@ -109,6 +123,8 @@ def main(argv):
             fail(f"'{src}' uses ONNX opset {opset}, and onnx's version converter cannot bring it "
                  f"to opset {TARGET_OPSET}: {e}")
         say("remark", f"'{src}' upgraded from ONNX opset {opset} to {TARGET_OPSET}")
+
+    refuse_known_unsupported(model, src)
 
     initializers = {t.name for t in model.graph.initializer}
     inputs = [v for v in model.graph.input if v.name not in initializers]
