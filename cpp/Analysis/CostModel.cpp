@@ -1587,22 +1587,9 @@ std::optional<int64_t> ProcessModel::searchIters(scf::ForOp loop, Known &known, 
   } else {
     plan.ok = false;
   }
-  if (!plan.ok) {
-    // Not in the forms above: one iteration after the other.
-    for (int64_t i = 0; i <= hi - lo; ++i) {
-      int64_t n = backwards ? hi - i : lo + i;
-      at(n);
-      if (test(n))
-        return n;
-      if (enumBudget < 0)
-        return std::nullopt;
-    }
-    return std::nullopt;
-  }
-  std::vector<int64_t> cuts = planCuts(plan, loop, known, lo, hi);
-  int64_t period = plan.period;
-  auto trySegment = [&](int64_t s, int64_t e) -> std::optional<int64_t> {
-    int64_t count = std::min(e - s, period);
+  // The first of the first `count` iterations of [s, e), in search order,
+  // that passes `test`.
+  auto scan = [&](int64_t s, int64_t e, int64_t count) -> std::optional<int64_t> {
     for (int64_t i = 0; i < count; ++i) {
       int64_t n = backwards ? e - 1 - i : s + i;
       at(n);
@@ -1613,6 +1600,12 @@ std::optional<int64_t> ProcessModel::searchIters(scf::ForOp loop, Known &known, 
     }
     return std::nullopt;
   };
+  // Not in the forms above: one iteration after the other.
+  if (!plan.ok)
+    return scan(lo, hi + 1, hi - lo + 1);
+  std::vector<int64_t> cuts = planCuts(plan, loop, known, lo, hi);
+  int64_t period = plan.period;
+  auto trySegment = [&](int64_t s, int64_t e) { return scan(s, e, std::min(e - s, period)); };
   size_t segments = cuts.size() - 1;
   for (size_t i = 0; i < segments; ++i) {
     size_t j = backwards ? segments - 1 - i : i;

@@ -49,7 +49,6 @@ struct Scalar {
 /// A constant tensor's elements, flat in row-major order.
 struct Data {
   Type elem;
-  SmallVector<int64_t> shape;
   std::vector<Scalar> values;
   bool splat = false; // one value for every element
   Scalar at(int64_t k) const { return splat ? values.front() : values[k]; }
@@ -105,7 +104,6 @@ std::optional<Data> dataOf(Attribute attr) {
     return std::nullopt;
   Data d;
   d.elem = type.getElementType();
-  d.shape.assign(type.getShape().begin(), type.getShape().end());
   if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
     d.splat = dense.isSplat();
     if (d.splat) {
@@ -177,8 +175,7 @@ std::optional<Data> constantData(Value v) {
         return std::nullopt;
       Data d;
       d.elem = type.getElementType();
-      d.shape.assign(type.getShape().begin(), type.getShape().end());
-      d.splat = true;
+          d.splat = true;
       d.values.push_back(*s);
       return d;
     }
@@ -451,7 +448,6 @@ Value fold(RewriterBase &rewriter, linalg::GenericOp op) {
 
   Data out;
   out.elem = resultType.getElementType();
-  out.shape.assign(resultType.getShape().begin(), resultType.getShape().end());
   out.values.assign(numel, Scalar{});
   if (initRead) {
     const Data &initData = operands.back();
@@ -521,11 +517,10 @@ Value fold(RewriterBase &rewriter, linalg::GenericOp op) {
     if (it != env.end()) {
       out.values[outOff] = it->second;
     } else {
+      // Not computed in the body (block arguments are in env): a constant.
       Attribute outside;
       std::optional<Scalar> s;
-      if (auto arg = dyn_cast<BlockArgument>(yielded); arg && arg.getOwner() == &body)
-        s = env[yielded];
-      else if (matchPattern(yielded, m_Constant(&outside)))
+      if (matchPattern(yielded, m_Constant(&outside)))
         s = scalarOf(outside);
       if (!s) {
         ok = false;
