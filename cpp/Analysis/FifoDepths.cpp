@@ -25,6 +25,7 @@ struct Node {
   int64_t lookahead = 0, inputElements = 0;
   SmallVector<unsigned> succ;     // consumer nodes
   SmallVector<unsigned> outputs;  // channel indices, in port order
+  SmallVector<int64_t> joinBurst; // per input port (kJoinBurstAttr)
 };
 
 } // namespace
@@ -54,6 +55,7 @@ SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph, const InFlight &inFlight) {
   std::vector<Node> nodes;
   SmallVector<dfg::ChannelOp> channels;
   DenseMap<Value, unsigned> writer, reader; // channel end -> node
+  DenseMap<Value, unsigned> readerPort;     // channel read end -> input port ordinal
   for (Operation &op : graph.getBody().front()) {
     if (auto ch = dyn_cast<dfg::ChannelOp>(op)) {
       channels.push_back(ch);
@@ -67,20 +69,28 @@ SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph, const InFlight &inFlight) {
     if (n.process) {
       n.lookahead = intAttr(n.process, kLookaheadAttr, 0);
       n.inputElements = intAttr(n.process, kInputElementsAttr, 0);
+      if (auto burst = n.process->getAttrOfType<DenseI64ArrayAttr>(kJoinBurstAttr))
+        n.joinBurst.assign(burst.asArrayRef().begin(), burst.asArrayRef().end());
     }
+    unsigned inPort = 0;
     for (Value port : inst.getPorts()) {
       if (isa<dfg::OutputType>(port.getType()))
         writer[port] = nodes.size();
-      else if (isa<dfg::InputType>(port.getType()))
+      else if (isa<dfg::InputType>(port.getType())) {
         reader[port] = nodes.size();
+        readerPort[port] = inPort++;
+      }
     }
     nodes.push_back(n);
   }
   SmallVector<std::optional<unsigned>> consumer(channels.size());
+  SmallVector<unsigned> consumerPort(channels.size(), 0);
   for (auto [i, ch] : llvm::enumerate(channels)) {
     auto w = writer.find(ch.getWrite()), r = reader.find(ch.getRead());
-    if (r != reader.end())
+    if (r != reader.end()) {
       consumer[i] = r->second;
+      consumerPort[i] = readerPort[ch.getRead()];
+    }
     if (w == writer.end())
       continue;
     nodes[w->second].outputs.push_back(i);
@@ -117,11 +127,21 @@ SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph, const InFlight &inFlight) {
     auto scaled = [&](int64_t elements, const Node &at) {
       return at.inputElements > 0 ? ceilDiv(elements * numel, at.inputElements) : elements;
     };
+    // A join that reads its inputs in turn keeps the branch entering at
+    // port k waiting while the other ports' bursts pass: that branch lags by
+    // its own port's burst, which the other branches' FIFOs must hold.
+    auto joinLag = [&](unsigned c) -> int64_t {
+      if (!consumer[c] || !inAll(*consumer[c]))
+        return 0;
+      const Node &join = nodes[*consumer[c]];
+      unsigned port = consumerPort[c];
+      return port < join.joinBurst.size() ? scaled(join.joinBurst[port], join) : 0;
+    };
     SmallVector<int64_t> lag;
     for (auto [b, c] : llvm::enumerate(fork.outputs)) {
       // A word of L lanes leaves only when full: L - 1 elements may wait in
       // its writer, on the fork's own output as on every channel after it.
-      int64_t l = channels[c].getLanes() - 1;
+      int64_t l = channels[c].getLanes() - 1 + joinLag(c);
       for (unsigned p : reach[b]) {
         if (inAll(p))
           continue;
@@ -129,10 +149,12 @@ SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph, const InFlight &inFlight) {
         if (inFlight && nodes[p].process)
           held += inFlight(nodes[p].process);
         l += scaled(held, nodes[p]);
-        for (unsigned out : nodes[p].outputs)
+        for (unsigned out : nodes[p].outputs) {
           if (consumer[out] && !inAll(*consumer[out]))
             l += scaled(int64_t(channels[out].getDepth() + 1) * channels[out].getLanes() - 1,
                         nodes[*consumer[out]]);
+          l += joinLag(out);
+        }
       }
       lag.push_back(l);
     }

@@ -10,6 +10,9 @@ front end's Python (the checkout's .venv) before iree-import-onnx.
   lowering of Softmax, Flatten, BatchNormalization ... follows opset 13+.
 - Symbolic dimensions are fixed: by --shape when given, else a symbolic
   leading (batch) dimension becomes 1. Any other symbolic dimension is an error.
+- Resize (Upsample) nearest by integer factors becomes Reshape-Expand-Reshape:
+  every input element repeated, which streams with a row buffer; the
+  importer's lowering of Resize gathers by computed index, which cannot.
 
 Everything said to the user goes to stderr as `remark:` or `error:` lines;
 exit status 0 on success, 1 on a model we refuse (with the reason), 2 when a
@@ -83,6 +86,108 @@ def refuse_known_unsupported(model, src):
             if mode == "wrap":
                 fail(f"ONNX operator Pad (node '{node.name or '?'}') with mode='wrap' is not supported; "
                      f"ming pads with mode='constant', 'reflect' or 'edge' as the importer lowers them")
+
+
+def attr(node, name, default):
+    from onnx import helper
+    for a in node.attribute:
+        if a.name == name:
+            v = helper.get_attribute_value(a)
+            return v.decode() if isinstance(v, bytes) else v
+    return default
+
+
+def resize_as_repeat(model):
+    """Resize with mode 'nearest' by integer factors on the spatial axes,
+    where nearest sampling picks input element floor(x / factor) (the
+    coordinate modes half_pixel, pytorch_half_pixel with rounding, asymmetric
+    with floor), becomes Reshape [.., H, 1, W, 1] -> Expand [.., H, fh, W, fw]
+    -> Reshape [.., H*fh, W*fw]. Any other Resize is refused by name."""
+    import numpy as np
+    from onnx import helper, numpy_helper
+    graph = model.graph
+    inits = {t.name: t for t in graph.initializer}
+    shapes = {}
+    for v in list(graph.input) + list(graph.value_info) + list(graph.output):
+        dims = v.type.tensor_type.shape.dim
+        if dims and all(d.HasField("dim_value") and d.dim_value > 0 for d in dims):
+            shapes[v.name] = [d.dim_value for d in dims]
+    nodes, resize_inputs = [], set()
+    for node in graph.node:
+        if node.op_type not in ("Resize", "Upsample"):
+            nodes.append(node)
+            continue
+        where = f"ONNX operator {node.op_type} (node '{node.name or '?'}')"
+        resize_inputs.update(node.input[1:])
+        mode = attr(node, "mode", "nearest")
+        if mode != "nearest":
+            fail(f"{where} with mode='{mode}' is not supported; ming streams Resize with mode='nearest' "
+                 f"by integer factors")
+        coord = attr(node, "coordinate_transformation_mode", "half_pixel" if node.op_type == "Resize" else "asymmetric")
+        rounding = attr(node, "nearest_mode", "round_prefer_floor" if node.op_type == "Resize" else "floor")
+        floor_ok = (coord in ("half_pixel", "pytorch_half_pixel") and rounding in ("round_prefer_floor", "round_prefer_ceil")) \
+            or (coord == "asymmetric" and rounding == "floor")
+        if not floor_ok:
+            fail(f"{where} with coordinate_transformation_mode='{coord}' and nearest_mode='{rounding}' is not "
+                 f"supported; ming repeats elements (half_pixel with rounding, or asymmetric with floor)")
+        x = node.input[0]
+        if x not in shapes:
+            fail(f"{where}: the shape of its input '{x}' is not known after shape inference")
+        shape = shapes[x]
+        rank = len(shape)
+        axes = attr(node, "axes", None)
+        axes = [a % rank for a in axes] if axes else list(range(rank))
+        names = list(node.input) + [""] * 4
+        scales_name = names[2] if node.op_type == "Resize" else names[1]
+        sizes_name = names[3] if node.op_type == "Resize" else ""
+        factors = [1] * rank
+        if sizes_name:
+            if sizes_name not in inits:
+                fail(f"{where}: its sizes must be a constant")
+            sizes = numpy_helper.to_array(inits[sizes_name]).tolist()
+            for a, n in zip(axes, sizes):
+                if n % shape[a]:
+                    fail(f"{where}: output size {n} on axis {a} is not a multiple of the input's {shape[a]}")
+                factors[a] = n // shape[a]
+        elif scales_name:
+            if scales_name not in inits:
+                fail(f"{where}: its scales must be a constant")
+            scales = numpy_helper.to_array(inits[scales_name]).tolist()
+            for a, f in zip(axes, scales):
+                if f < 1 or f != int(f):
+                    fail(f"{where}: scale {f} on axis {a} is not a whole number; ming upsamples by integer factors")
+                factors[a] = int(f)
+        else:
+            fail(f"{where} gives neither scales nor sizes")
+        if factors[:2] != [1, 1] and rank > 2:
+            fail(f"{where} scales the batch or channel axis; ming resizes spatial axes only")
+        stem = (node.name or node.output[0]) + "_repeat"
+        fine, wide, out = [], [], []
+        for d, f in zip(shape, factors):
+            if f == 1:
+                fine.append(d); wide.append(d)
+            else:
+                fine += [d, 1]; wide += [d, f]
+            out.append(d * f)
+        def const(name, values):
+            graph.initializer.append(numpy_helper.from_array(np.array(values, dtype=np.int64), name))
+            return name
+        nodes.append(helper.make_node("Reshape", [x, const(stem + "_fine", fine)], [stem + "_r"], name=stem + "_reshape"))
+        nodes.append(helper.make_node("Expand", [stem + "_r", const(stem + "_wide", wide)], [stem + "_e"], name=stem + "_expand"))
+        nodes.append(helper.make_node("Reshape", [stem + "_e", const(stem + "_out", out)], [node.output[0]], name=stem + "_merge"))
+        say("remark", f"{where}: nearest upsampling by {'x'.join(map(str, factors[2:] or factors))} streams as a repeat")
+    del graph.node[:]
+    graph.node.extend(nodes)
+    # The scales, sizes and roi constants nobody reads any more.
+    used = {i for n in graph.node for i in n.input} | {v.name for v in graph.output}
+    dead = {t.name for t in graph.initializer if t.name in resize_inputs and t.name not in used}
+    kept = [t for t in graph.initializer if t.name not in dead]
+    del graph.initializer[:]
+    graph.initializer.extend(kept)
+    inputs = [v for v in graph.input if v.name not in dead]
+    del graph.input[:]
+    graph.input.extend(inputs)
+    return model
 
 
 def main(argv):
@@ -172,6 +277,8 @@ def main(argv):
         model = onnx.shape_inference.infer_shapes(model, strict_mode=False)
     except Exception as e:
         say("warning", f"ONNX shape inference failed ({e}); the importer infers shapes itself")
+    if any(n.op_type in ("Resize", "Upsample") for n in model.graph.node):
+        model = resize_as_repeat(model)
     onnx.save(model, dst)
 
 

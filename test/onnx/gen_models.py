@@ -271,10 +271,71 @@ def more_ops():
     return b.model([("x", [1, 3, 8, 8])], y, [1, 4])
 
 
+def fire():
+    """SqueezeNet's fire module: a 1x1 squeeze, then 1x1 and 3x3 expands side
+    by side, concatenated along the channels."""
+    b = Builder("fire", 22)
+    s = b.node("Relu", [b.conv("x", 4, 3, 1, pad=0)])
+    e1 = b.node("Relu", [b.conv(s, 3, 4, 1, pad=0)])
+    e3 = b.node("Relu", [b.conv(s, 3, 5, 3)])
+    y = b.node("Concat", [e1, e3], axis=1)
+    return b.model([("x", [1, 4, 9, 9])], y, [1, 9, 9, 9])
+
+
+def shuffle():
+    """ShuffleNet v2's unit: Split along the channels, one half through a
+    convolution, Concat, channel shuffle (Reshape-Transpose-Reshape)."""
+    b = Builder("shuffle", 23)
+    c = b.conv("x", 4, 8, 3)
+    split = b.fresh("split")
+    b.inits.append(numpy_helper.from_array(np.array([4, 4], dtype=np.int64), split))
+    p, q = b.fresh("half"), b.fresh("half")
+    b.nodes.append(helper.make_node("Split", [c, split], [p, q], axis=1, name="Split_unit"))
+    q = b.node("Relu", [b.conv(q, 4, 4, 1, pad=0)])
+    y = b.node("Concat", [p, q], axis=1)
+    s1, s2 = b.fresh("shape"), b.fresh("shape")
+    b.inits.append(numpy_helper.from_array(np.array([1, 2, 4, 7, 7], dtype=np.int64), s1))
+    b.inits.append(numpy_helper.from_array(np.array([1, 8, 7, 7], dtype=np.int64), s2))
+    y = b.node("Reshape", [y, s1])
+    y = b.node("Transpose", [y], perm=[0, 2, 1, 3, 4])
+    y = b.node("Reshape", [y, s2])
+    return b.model([("x", [1, 4, 7, 7])], y, [1, 8, 7, 7])
+
+
+def slices():
+    """Slice along the channels and, with a step, along the rows; GlobalMaxPool."""
+    b = Builder("slices", 24)
+    c = b.node("Relu", [b.conv("x", 3, 6, 3)])
+    ints = lambda v: (lambda n: (b.inits.append(numpy_helper.from_array(np.array(v, dtype=np.int64), n)), n)[1])(b.fresh("i"))
+    y = b.node("Slice", [c, ints([1, 0]), ints([5, 8]), ints([1, 2]), ints([1, 2])])
+    y = b.node("GlobalMaxPool", [y])
+    y = b.node("Flatten", [y], axis=1)
+    return b.model([("x", [1, 3, 8, 8])], y, [1, 4])
+
+
+def upsample(mode="nearest"):
+    """A decoder's nearest Resize by 2 rows x 3 columns (scales) and an
+    Upsample-style Resize by sizes, between convolutions."""
+    b = Builder("upsample" if mode == "nearest" else f"upsample_{mode}", 25)
+    y = b.node("Relu", [b.conv("x", 2, 3, 3)])
+    y = b.node("Resize", [y, "", b.const([1, 1, 2, 3])], mode=mode)
+    y = b.conv(y, 3, 2, 3)
+    sizes = b.fresh("sizes")
+    b.inits.append(numpy_helper.from_array(np.array([1, 2, 20, 18], dtype=np.int64), sizes))
+    y = b.node("Resize", [y, "", "", sizes], mode=mode, coordinate_transformation_mode="asymmetric",
+               nearest_mode="floor")
+    return b.model([("x", [1, 2, 5, 6])], y, [1, 2, 20, 18])
+
+
+def upsample_linear():
+    return upsample("linear")
+
+
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
                                   depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm,
                                   classifier_opset11, conv1d_net, activations, more_ops,
-                                  avgpool_dil_ceil, avgpool_dil, pool_ceil_pads)}
+                                  avgpool_dil_ceil, avgpool_dil, pool_ceil_pads, fire, shuffle,
+                                  slices, upsample, upsample_linear)}
 
 
 def quantized(stem, per_channel):

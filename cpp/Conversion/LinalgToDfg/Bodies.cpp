@@ -228,15 +228,114 @@ void buildFork(OpBuilder &b, Location loc, Value in, ValueRange outs, int64_t co
   });
 }
 
+int64_t reorderPrefix(const Order &from, const Order &to) {
+  unsigned n = 0;
+  while (n < from.size() && from[n] == to[n])
+    ++n;
+  return n;
+}
+
 void buildReorder(OpBuilder &b, Location loc, Value in, Value out, RankedTensorType type,
                   const Order &from, const Order &to) {
   Emitter e{b, loc};
-  Value buffer = e.buffer(type.getShape(), type.getElementType());
-  e.nest(permuteShape(type.getShape(), from), [&](ArrayRef<Value> ivs) {
-    memref::StoreOp::create(b, loc, e.pull(in), buffer, unpermute(ivs, from));
-  });
-  e.nest(permuteShape(type.getShape(), to), [&](ArrayRef<Value> ivs) {
-    e.push(memref::LoadOp::create(b, loc, buffer, unpermute(ivs, to)), out);
+  // Dims both orders stream outermost, in the same order, stay loops around
+  // the buffer: it holds one block of the remaining dims (a pixel's channels
+  // for a channel shuffle), not the whole tensor.
+  unsigned prefix = reorderPrefix(from, to);
+  int64_t outerCount = 1;
+  for (unsigned d : ArrayRef<unsigned>(from).take_front(prefix))
+    outerCount *= type.getDimSize(d);
+  if (outerCount == 1)
+    prefix = 0; // one block: the whole tensor, in its own shape
+  Order inFrom(from.begin() + prefix, from.end()), inTo(to.begin() + prefix, to.end());
+  // Buffer dims in ascending tensor-dim order.
+  Order sorted(inFrom);
+  llvm::sort(sorted);
+  auto local = [&](const Order &o) {
+    Order r;
+    for (unsigned d : o)
+      r.push_back(llvm::find(sorted, d) - sorted.begin());
+    return r;
+  };
+  SmallVector<int64_t> bufShape;
+  for (unsigned d : sorted)
+    bufShape.push_back(type.getDimSize(d));
+  Order lFrom = local(inFrom), lTo = local(inTo);
+  Value buffer = e.buffer(bufShape, type.getElementType());
+  auto block = [&] {
+    e.nest(permuteShape(bufShape, lFrom), [&](ArrayRef<Value> ivs) {
+      memref::StoreOp::create(b, loc, e.pull(in), buffer, unpermute(ivs, lFrom));
+    });
+    e.nest(permuteShape(bufShape, lTo), [&](ArrayRef<Value> ivs) {
+      e.push(memref::LoadOp::create(b, loc, buffer, unpermute(ivs, lTo)), out);
+    });
+  };
+  if (outerCount == 1)
+    block();
+  else
+    e.loop(outerCount, [&](Value) { block(); });
+}
+
+int64_t concatChunk(RankedTensorType type, unsigned dim, const Order &order) {
+  int64_t n = 1;
+  bool inside = false;
+  for (unsigned d : order) {
+    inside |= d == dim;
+    if (inside)
+      n *= type.getDimSize(d);
+  }
+  return n;
+}
+
+void buildConcat(OpBuilder &b, Location loc, ValueRange ins, Value out,
+                 ArrayRef<RankedTensorType> inTypes, unsigned dim, const Order &order) {
+  Emitter e{b, loc};
+  int64_t outer = 1;
+  for (unsigned d : order) {
+    if (d == dim)
+      break;
+    outer *= inTypes.front().getDimSize(d);
+  }
+  auto chunks = [&] {
+    for (auto [in, type] : llvm::zip(ins, inTypes))
+      e.nest({concatChunk(type, dim, order)}, [&](ArrayRef<Value>) { e.push(e.pull(in), out); });
+  };
+  if (outer == 1)
+    chunks();
+  else
+    e.loop(outer, [&](Value) { chunks(); });
+}
+
+void buildSlice(OpBuilder &b, Location loc, Value in, Value out, RankedTensorType source,
+                ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes, ArrayRef<int64_t> strides,
+                const Order &order) {
+  Emitter e{b, loc};
+  flatNest(e, permuteShape(source.getShape(), order), [&](ArrayRef<Value> ivs) {
+    Value v = e.pull(in);
+    SmallVector<Value> idx = unpermute(ivs, order);
+    Value keep;
+    auto also = [&](Value c) { keep = keep ? e.both(keep, c) : c; };
+    for (auto [d, i] : llvm::enumerate(idx)) {
+      int64_t off = offsets[d], size = sizes[d], stride = strides[d];
+      if (off == 0 && stride == 1 && size == source.getDimSize(d))
+        continue;
+      if (off > 0)
+        also(e.cmp(arith::CmpIPredicate::uge, i, off));
+      also(e.cmp(arith::CmpIPredicate::ult, i, off + (size - 1) * stride + 1));
+      if (stride > 1) {
+        Value rel = arith::SubIOp::create(b, loc, i, e.idx(off));
+        Value rem = arith::RemUIOp::create(b, loc, rel, e.idx(stride));
+        also(e.cmp(arith::CmpIPredicate::eq, rem, 0));
+      }
+    }
+    if (!keep) {
+      e.push(v, out);
+      return;
+    }
+    auto ifKeep = scf::IfOp::create(b, loc, TypeRange{}, keep, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifKeep.thenBlock()->getTerminator());
+    e.push(v, out);
   });
 }
 

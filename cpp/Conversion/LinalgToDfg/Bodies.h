@@ -53,8 +53,28 @@ void buildStore(mlir::OpBuilder &b, mlir::Location loc, mlir::Value in, mlir::Va
                 const Order &order);
 void buildFork(mlir::OpBuilder &b, mlir::Location loc, mlir::Value in,
                mlir::ValueRange outs, int64_t count);
+/// Reorder: the leading dims `from` and `to` share (reorderPrefix of them)
+/// stay loops; one block of the remaining dims is buffered at a time.
+int64_t reorderPrefix(const Order &from, const Order &to);
 void buildReorder(mlir::OpBuilder &b, mlir::Location loc, mlir::Value in, mlir::Value out,
                   mlir::RankedTensorType type, const Order &from, const Order &to);
+
+/// tensor.concat: for each position of the dims streamed outside the concat
+/// dim `dim`, the chunk of every input in turn (all streams carry `order`).
+/// Nothing is buffered: the FIFOs of the inputs hold what waits.
+void buildConcat(mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange ins, mlir::Value out,
+                 llvm::ArrayRef<mlir::RankedTensorType> inTypes, unsigned dim, const Order &order);
+
+/// The elements of one input chunk of a concat (the concat dim and the dims
+/// streamed inside it): how long the others wait while it passes.
+int64_t concatChunk(mlir::RankedTensorType type, unsigned dim, const Order &order);
+
+/// tensor.extract_slice without rank reduction: the whole source streams
+/// through in `order`; the elements inside the slice are pushed.
+void buildSlice(mlir::OpBuilder &b, mlir::Location loc, mlir::Value in, mlir::Value out,
+                mlir::RankedTensorType source, llvm::ArrayRef<int64_t> offsets,
+                llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> strides,
+                const Order &order);
 
 /// Pure parallel and regular reduction: the output's loop nest in `outOrder`
 /// with the reductions innermost. Returns failure (with a diagnostic at the

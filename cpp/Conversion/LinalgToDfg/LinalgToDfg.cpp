@@ -11,6 +11,7 @@
 // remark).
 #include "Bodies.h"
 #include "Normalise.h"
+#include "Orders.h"
 
 #include "ming/Analysis/FifoDepths.h"
 #include "ming/Analysis/KernelAnalysis.h"
@@ -42,8 +43,8 @@ namespace {
 
 constexpr const char *kSupported =
     "supported are linalg structured ops (named or linalg.generic), linalg.fill, "
-    "tensor.pad, tensor.empty, tensor.collapse_shape, tensor.expand_shape and "
-    "arith.constant";
+    "tensor.pad, tensor.empty, tensor.collapse_shape, tensor.expand_shape, "
+    "tensor.concat, tensor.extract_slice (static, keeping the rank) and arith.constant";
 
 //===----------------------------------------------------------------------===//
 // Input checks and normalisation
@@ -354,8 +355,19 @@ LogicalResult normalise(func::FuncOp func) {
                << "; ming streams signless integers up to i64, f32 and f64";
     }
     if (isa<arith::ConstantOp, tensor::EmptyOp, tensor::PadOp, tensor::CollapseShapeOp,
-            tensor::ExpandShapeOp, func::ReturnOp, linalg::GenericOp>(op))
+            tensor::ExpandShapeOp, tensor::ConcatOp, func::ReturnOp, linalg::GenericOp>(op))
       continue;
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+      if (!slice.getOffsets().empty() || !slice.getSizes().empty() || !slice.getStrides().empty())
+        return op.emitError("convert-linalg-to-dfg: a tensor.extract_slice with dynamic "
+                            "offsets, sizes or strides cannot be streamed");
+      if (slice.getSourceType().getRank() != slice.getResultType().getRank())
+        return op.emitError("convert-linalg-to-dfg: a rank-reducing tensor.extract_slice is "
+                            "not supported; slices keep the rank (a reshape may follow)");
+      if (llvm::any_of(slice.getStaticStrides(), [](int64_t s) { return s < 1; }))
+        return op.emitError("convert-linalg-to-dfg: tensor.extract_slice needs positive strides");
+      continue;
+    }
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
       named.push_back(linalgOp);
       continue;
@@ -407,55 +419,6 @@ struct Source {
 };
 
 
-/// Whether streaming a tensor of `shape` in order `a` gives the same element
-/// sequence as order `b`: unit dimensions can sit anywhere.
-bool sameSequence(ArrayRef<int64_t> shape, const Order &a, const Order &b) {
-  auto strip = [&](const Order &o) {
-    Order out;
-    for (unsigned d : o)
-      if (shape[d] != 1)
-        out.push_back(d);
-    return out;
-  };
-  return strip(a) == strip(b);
-}
-
-/// For a reshape that only inserts or removes unit dimensions, the dims of
-/// `to` matching each non-unit dim of `from`, in order; else nothing.
-std::optional<SmallVector<unsigned>> unitReshapeMap(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
-  SmallVector<unsigned> fromDims, toDims;
-  for (auto [d, n] : llvm::enumerate(from))
-    if (n != 1)
-      fromDims.push_back(d);
-  for (auto [d, n] : llvm::enumerate(to))
-    if (n != 1)
-      toDims.push_back(d);
-  if (fromDims.size() != toDims.size())
-    return std::nullopt;
-  for (auto [f, t] : llvm::zip(fromDims, toDims))
-    if (from[f] != to[t])
-      return std::nullopt;
-  SmallVector<unsigned> map(from.size(), ~0u);
-  for (auto [f, t] : llvm::zip(fromDims, toDims))
-    map[f] = t;
-  return map;
-}
-
-/// `order` of a tensor of shape `from` carried over to the reshaped `to`
-/// (unit dims only), keeping the element sequence: the mapped non-unit dims
-/// in order, `to`'s unit dims first.
-Order reshapeOrder(ArrayRef<int64_t> from, ArrayRef<int64_t> to, const Order &order,
-                   ArrayRef<unsigned> map) {
-  Order out;
-  for (auto [d, n] : llvm::enumerate(to))
-    if (n == 1)
-      out.push_back(d);
-  for (unsigned d : order)
-    if (from[d] != 1)
-      out.push_back(map[d]);
-  return out;
-}
-
 class GraphBuilder {
 public:
   GraphBuilder(ModuleOp module, func::FuncOp func)
@@ -482,6 +445,8 @@ private:
 
   LogicalResult lowerGeneric(linalg::GenericOp op);
   LogicalResult lowerAlias(Operation *op, Value src, Value result);
+  LogicalResult lowerConcat(tensor::ConcatOp op);
+  LogicalResult lowerSlice(tensor::ExtractSliceOp op);
   LogicalResult lowerReturn(func::ReturnOp ret);
   void setLookahead(dfg::ProcessOp proc, int64_t lookahead, int64_t inputElements);
 
@@ -563,7 +528,8 @@ unsigned GraphBuilder::streamUses(Value v) {
     Operation *user = use.getOwner();
     if (isa<func::ReturnOp>(user))
       ++n;
-    else if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user))
+    else if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::ConcatOp,
+                 tensor::ExtractSliceOp>(user))
       n += streamUses(user->getResult(0)) > 0;
     else if (auto pad = dyn_cast<tensor::PadOp>(user))
       n += streamUses(pad.getResult());
@@ -683,11 +649,16 @@ FailureOr<std::pair<Value, Order>> GraphBuilder::take(Value v, std::optional<Ord
     return std::make_pair(read, s.order);
   if (sameSequence(tensorType.getShape(), *want, s.order))
     return std::make_pair(read, *want);
-  // The consumer needs another element order: buffer the tensor once.
+  // The consumer needs another element order: buffer what differs, the
+  // whole tensor when the orders share no outer dims.
   Type elem = tensorType.getElementType();
-  emitRemark(loc, "convert-linalg-to-dfg: reordering a ")
-      << tensorType << " stream through a full buffer (producer and consumer stream it in "
-      << "different element orders)";
+  int64_t block = 1;
+  for (unsigned d : ArrayRef<unsigned>(s.order).drop_front(reorderPrefix(s.order, *want)))
+    block *= tensorType.getDimSize(d);
+  if (block == tensorType.getNumElements())
+    emitRemark(loc, "convert-linalg-to-dfg: reordering a ")
+        << tensorType << " stream through a full buffer (producer and consumer stream it in "
+        << "different element orders)";
   dfg::ProcessOp proc = newProcess("reorder", dfg::KernelKind::PureParallel,
                                    {dfg::InputType::get(elem), dfg::OutputType::get(elem)}, loc);
   {
@@ -697,7 +668,7 @@ FailureOr<std::pair<Value, Order>> GraphBuilder::take(Value v, std::optional<Ord
   }
   dfg::ChannelOp ch = channel(elem, loc);
   instantiate(proc, {read, ch.getWrite()}, loc);
-  setLookahead(proc, tensorType.getNumElements(), tensorType.getNumElements());
+  setLookahead(proc, block, tensorType.getNumElements());
   return std::make_pair(Value(ch.getRead()), *want);
 }
 
@@ -881,13 +852,127 @@ LogicalResult GraphBuilder::lowerAlias(Operation *op, Value src, Value result) {
     distribute(result, taken->first, carried, op->getLoc());
     return success();
   }
-  // Any other reshape keeps the row-major element order: stream the source
-  // row-major.
-  FailureOr<std::pair<Value, Order>> taken =
-      take(src, identityOrder(type.getRank()), op->getLoc());
+  // Any other reshape splits dims (expand) or merges them (collapse): the
+  // stream passes unchanged when its element sequence is an order of the
+  // result too. Prefer the order the result's consumer needs, else the one
+  // the source already streams in, with merged dims made adjacent.
+  bool expand = isa<tensor::ExpandShapeOp>(op);
+  SmallVector<ReassociationIndices> groups =
+      expand ? cast<tensor::ExpandShapeOp>(op).getReassociationIndices()
+             : cast<tensor::CollapseShapeOp>(op).getReassociationIndices();
+  ArrayRef<int64_t> fineShape = expand ? resultType.getShape() : type.getShape();
+  std::optional<Order> want;
+  if (auto it = required.find(result); it != required.end())
+    want = expand ? coarsenOrder(it->second, fineShape, groups)
+                  : std::optional<Order>(refineOrder(it->second, groups));
+  if (!want) {
+    if (auto it = sources.find(src); it != sources.end())
+      want = expand ? it->second.order : groupedOrder(it->second.order, groups);
+    else
+      want = identityOrder(type.getRank());
+  }
+  FailureOr<std::pair<Value, Order>> taken = take(src, want, op->getLoc());
   if (failed(taken))
     return failure();
-  distribute(result, taken->first, identityOrder(resultType.getRank()), op->getLoc());
+  std::optional<Order> carried = expand ? std::optional<Order>(refineOrder(taken->second, groups))
+                                        : coarsenOrder(taken->second, fineShape, groups);
+  if (!carried)
+    return op->emitError("convert-linalg-to-dfg: internal error: no stream order for this "
+                         "reshape");
+  distribute(result, taken->first, *carried, op->getLoc());
+  return success();
+}
+
+/// The order `v` is wanted in, if a consumer fixed one.
+static std::optional<Order> requiredOrder(const DenseMap<Value, Order> &required, Value v) {
+  if (auto it = required.find(v); it != required.end())
+    return it->second;
+  return std::nullopt;
+}
+
+/// Concat: every input streams in the output's order (same rank), so the
+/// process forwards chunk after chunk and buffers nothing; while one input's
+/// chunk passes, the others wait in their FIFOs (`ming.join_burst`).
+LogicalResult GraphBuilder::lowerConcat(tensor::ConcatOp op) {
+  ming::crash::Scope scope(op, "lowering");
+  Value result = op.getResult();
+  if (!streamUses(result))
+    return success();
+  Location loc = op.getLoc();
+  auto resultType = cast<RankedTensorType>(result.getType());
+  unsigned dim = op.getDim();
+  std::optional<Order> want = requiredOrder(required, result);
+  if (!want) {
+    // Follow the first input already streamed (a window's pixel-major order),
+    // so no input needs a reorder buffer.
+    for (Value in : op.getInputs())
+      if (auto it = sources.find(in); it != sources.end()) {
+        want = it->second.order;
+        break;
+      }
+  }
+  Order order = want ? *want : identityOrder(resultType.getRank());
+  SmallVector<Type> ports;
+  SmallVector<Value> operands;
+  SmallVector<RankedTensorType> types;
+  SmallVector<int64_t> bursts;
+  for (Value in : op.getInputs()) {
+    auto type = cast<RankedTensorType>(in.getType());
+    FailureOr<std::pair<Value, Order>> taken = take(in, order, loc);
+    if (failed(taken))
+      return failure();
+    operands.push_back(taken->first);
+    ports.push_back(dfg::InputType::get(type.getElementType()));
+    types.push_back(type);
+    bursts.push_back(concatChunk(type, dim, order));
+  }
+  Type elem = resultType.getElementType();
+  ports.push_back(dfg::OutputType::get(elem));
+  operands.push_back(makeSource(result, order, loc));
+  dfg::ProcessOp proc = newProcess("concat", dfg::KernelKind::Concat, ports, loc);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&proc.getBody().front());
+    Block &body = proc.getBody().front();
+    buildConcat(b, loc, body.getArguments().drop_back(), body.getArguments().back(), types, dim,
+                order);
+  }
+  instantiate(proc, operands, loc);
+  setLookahead(proc, 0, resultType.getNumElements());
+  proc->setAttr(ming::cost::kJoinBurstAttr, b.getDenseI64ArrayAttr(bursts));
+  return success();
+}
+
+/// Slice: the whole source passes in its order; the elements inside the
+/// slice go on, the rest is dropped (Split and Slice along any axis).
+LogicalResult GraphBuilder::lowerSlice(tensor::ExtractSliceOp op) {
+  ming::crash::Scope scope(op, "lowering");
+  Value result = op.getResult();
+  if (!streamUses(result))
+    return success();
+  Location loc = op.getLoc();
+  RankedTensorType source = op.getSourceType();
+  FailureOr<std::pair<Value, Order>> taken =
+      take(op.getSource(), requiredOrder(required, result), loc);
+  if (failed(taken))
+    return failure();
+  Order order = taken->second;
+  Type elem = source.getElementType();
+  dfg::ProcessOp proc = newProcess("slice", dfg::KernelKind::Slice,
+                                   {dfg::InputType::get(elem), dfg::OutputType::get(elem)}, loc);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&proc.getBody().front());
+    buildSlice(b, loc, proc.getArgument(0), proc.getArgument(1), source, op.getStaticOffsets(),
+               op.getStaticSizes(), op.getStaticStrides(), order);
+  }
+  instantiate(proc, {taken->first, makeSource(result, order, loc)}, loc);
+  // Elements dropped before the first one kept.
+  SmallVector<int64_t> shape = llvm::to_vector(source.getShape());
+  int64_t skipped = 0;
+  for (unsigned d : order)
+    skipped = skipped * shape[d] + op.getStaticOffsets()[d];
+  setLookahead(proc, skipped + 1, source.getNumElements());
   return success();
 }
 
@@ -976,17 +1061,27 @@ LogicalResult GraphBuilder::run() {
   while (!pending.empty()) {
     auto [v, order] = pending.pop_back_val();
     Operation *def = v.getDefiningOp();
+    // Concat and slice keep the rank: their inputs stream in the same order.
+    if (isa_and_nonnull<tensor::ConcatOp, tensor::ExtractSliceOp>(def)) {
+      for (Value in : def->getOperands())
+        if (isa<RankedTensorType>(in.getType()) && required.try_emplace(in, order).second)
+          pending.emplace_back(in, order);
+      continue;
+    }
     if (!isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
       continue;
     Value src = def->getOperand(0);
     auto from = cast<RankedTensorType>(v.getType()).getShape();
     auto to = cast<RankedTensorType>(src.getType()).getShape();
-    auto map = unitReshapeMap(from, to);
-    if (!map)
-      continue;
-    Order srcOrder = reshapeOrder(from, to, order, *map);
-    if (required.try_emplace(src, srcOrder).second)
-      pending.emplace_back(src, srcOrder);
+    std::optional<Order> srcOrder;
+    if (auto map = unitReshapeMap(from, to))
+      srcOrder = reshapeOrder(from, to, order, *map);
+    else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def))
+      srcOrder = coarsenOrder(order, from, expand.getReassociationIndices());
+    else
+      srcOrder = refineOrder(order, cast<tensor::CollapseShapeOp>(def).getReassociationIndices());
+    if (srcOrder && required.try_emplace(src, *srcOrder).second)
+      pending.emplace_back(src, *srcOrder);
   }
 
   for (Operation &op : func.getBody().front()) {
@@ -997,6 +1092,10 @@ LogicalResult GraphBuilder::run() {
       r = lowerAlias(&op, collapse.getSrc(), collapse.getResult());
     else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
       r = lowerAlias(&op, expand.getSrc(), expand.getResult());
+    else if (auto concat = dyn_cast<tensor::ConcatOp>(op))
+      r = lowerConcat(concat);
+    else if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
+      r = lowerSlice(slice);
     else if (auto ret = dyn_cast<func::ReturnOp>(op))
       r = lowerReturn(ret);
     if (failed(r))

@@ -37,7 +37,9 @@ def Dfg_KernelKind : I32EnumAttr<"KernelKind", "kind of a dataflow node", [
     I32EnumAttrCase<"PureParallel", 2, "pure_parallel">,
     I32EnumAttrCase<"Load", 3, "load">,
     I32EnumAttrCase<"Store", 4, "store">,
-    I32EnumAttrCase<"Fork", 5, "fork">]> {
+    I32EnumAttrCase<"Fork", 5, "fork">,
+    I32EnumAttrCase<"Concat", 6, "concat">,
+    I32EnumAttrCase<"Slice", 7, "slice">]> {
   let cppNamespace = "::ming::dfg";
   let genSpecializedAttr = 0;
 }

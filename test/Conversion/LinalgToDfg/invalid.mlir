@@ -190,3 +190,20 @@ func.func @returns_constant(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{this value is not produced by a streaming layer}}
   return %c : tensor<4xf32>
 }
+
+// -----
+
+func.func @rank_reducing_slice(%x: tensor<2x4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{a rank-reducing tensor.extract_slice is not supported; slices keep the rank}}
+  %s = tensor.extract_slice %x[0, 0] [1, 4] [1, 1] : tensor<2x4xf32> to tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+
+// -----
+
+func.func @dynamic_slice(%x: tensor<2x4xf32>) -> tensor<2x2xf32> {
+  %i = arith.constant 1 : index
+  // expected-error @+1 {{a tensor.extract_slice with dynamic offsets, sizes or strides cannot be streamed}}
+  %s = tensor.extract_slice %x[0, %i] [2, 2] [1, 1] : tensor<2x4xf32> to tensor<2x2xf32>
+  return %s : tensor<2x2xf32>
+}

@@ -1,4 +1,4 @@
-// Cost model of streaming processes (MING paper Sec. IV-C; issue 4, item 1):
+// Cost model of streaming processes (MING paper Sec. IV-C):
 // cycles, DSP48E2 slices and BRAM18K blocks of a dfg.process as Vitis HLS
 // would build it at 200 MHz on UltraScale+, and the dataflow latency of a
 // dfg.graph. Every figure and formula is documented in docs/cost-model.md.
@@ -51,7 +51,7 @@ struct CostOptions {
   /// Assume every buffer and ROM gets partitioned (cyclically, on top of the
   /// IR's complete partitioning) so that no bank has more accesses per
   /// iteration than ports: memory never limits II, banks and BRAM grow.
-  /// This is what item 4 applies; false estimates the IR as it is.
+  /// The DSE estimates with it; false estimates the IR as it is.
   bool autoPartition = false;
 };
 

@@ -1,4 +1,4 @@
-// FIFO depths on reconvergent paths (issue 4, item 3).
+// FIFO depths on reconvergent paths.
 //
 // A fork pushes every element to all its branches in lockstep. Where the
 // branches meet again (a residual add), the consumer pops both at the same
@@ -21,6 +21,10 @@ namespace ming::cost {
 /// output plus how far it runs ahead later, and that input's element count.
 inline constexpr llvm::StringLiteral kLookaheadAttr = "ming.lookahead";
 inline constexpr llvm::StringLiteral kInputElementsAttr = "ming.input_elements";
+/// Per input port of a join that reads its inputs in turn (a concat): the
+/// elements it pulls from that port while the other ports wait. The branches
+/// feeding the other ports lag by that much.
+inline constexpr llvm::StringLiteral kJoinBurstAttr = "ming.join_burst";
 
 /// An output channel of a fork: the elements (of the forked tensor) the other
 /// branches may lag behind it before they meet again, and the tensor's size.

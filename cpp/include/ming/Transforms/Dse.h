@@ -1,5 +1,5 @@
-// The C++ half of the design-space exploration (ARCHITECTURE.md stage 4,
-// issue 4): lists the cost model's candidate configurations of every process
+// The C++ half of the design-space exploration (ARCHITECTURE.md stage 4):
+// lists the cost model's candidate configurations of every process
 // instance of a dfg.graph for the Rust ILP (rust/dse), writes the chosen ones
 // back into the IR as directives (ming.unroll, ming.partition_cyclic, lanes in
 // the channel and port types) plus `ming.dse.*` figures for the report, and
