@@ -17,7 +17,7 @@ model: simulated cycles of the design as written (minimised FIFOs), with the DSE
 depths and with unbounded FIFOs, the FIFO bits and BRAM18K before and after minimisation,
 and the seconds the simulator took (minimisation included).
 
-The targets of issue 4 are checked and listed at the end (never a test: a miss is printed,
+The DSE's targets are checked and listed at the end (never a test: a miss is printed,
 the exit status stays 0 unless a compile fails).
 """
 import argparse
@@ -153,7 +153,7 @@ def main():
               f"| {fmt(ratio, 2)} | {fmt(sim.get('dse_depth_cycles'))} | {fmt(m.get('unbounded_cycles'))} | {bits} "
               f"| {bram} | {fmt(m.get('simulations'))} | {fmt(sim.get('seconds'), 3)} |")
 
-    # Issue 4's targets, reported (not asserted).
+    # The DSE's targets, reported (not asserted).
     for key, r in results.items():
         label, size, extra = key
         name = f"{label} {size or ''} {' '.join(extra)}".strip()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compile time of a model with about 1 MB of weights (issue 5, item 5).
+"""Compile time of a model with about 1 MB of weights.
 
   .venv/bin/python bench/weights.py [--out DIR] [--ming-opt PATH]
 

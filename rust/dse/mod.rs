@@ -105,11 +105,23 @@ pub enum Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
-            Failure::Infeasible { graph, dsp, bram18k, min_dsp, min_bram18k } => write!(
-                f,
-                "no design of '{graph}' fits {dsp} DSP and {bram18k} BRAM18K; the smallest limits that work are \
-                 {min_dsp} DSP and {min_bram18k} BRAM18K"
-            ),
+            Failure::Infeasible { graph, dsp, bram18k, min_dsp, min_bram18k } => {
+                write!(
+                    f,
+                    "no design of '{graph}' fits {dsp} DSP and {bram18k} BRAM18K; the smallest limits that work are \
+                     {min_dsp} DSP and {min_bram18k} BRAM18K"
+                )?;
+                // Presets that would hold it, so the user has something to try.
+                let fits: Vec<&str> = crate::board::BOARDS
+                    .iter()
+                    .filter(|b| f64::from(b.dsp) >= *min_dsp && f64::from(b.bram18k) >= *min_bram18k)
+                    .map(|b| b.name)
+                    .collect();
+                if !fits.is_empty() {
+                    write!(f, " (it fits --board {})", fits.join(", --board "))?;
+                }
+                Ok(())
+            }
             Failure::Other(m) => write!(f, "DSE: {m}"),
         }
     }
@@ -335,8 +347,14 @@ mod tests {
                 let f = Failure::Infeasible { graph: "g".into(), dsp: 0, bram18k: 288, min_dsp, min_bram18k: min_bram + 3.0 };
                 assert_eq!(
                     f.to_string(),
-                    "no design of 'g' fits 0 DSP and 288 BRAM18K; the smallest limits that work are 1 DSP and 5 BRAM18K"
+                    "no design of 'g' fits 0 DSP and 288 BRAM18K; the smallest limits that work are 1 DSP and 5 BRAM18K \
+                     (it fits --board kv260, --board zcu104, --board zedboard, --board u55c)"
                 );
+                // Only the presets that hold it are named; none when none does.
+                let big = Failure::Infeasible { graph: "g".into(), dsp: 1248, bram18k: 288, min_dsp: 5325.0, min_bram18k: 1151.0 };
+                assert!(big.to_string().ends_with("1151 BRAM18K (it fits --board u55c)"), "{big}");
+                let huge = Failure::Infeasible { graph: "g".into(), dsp: 1248, bram18k: 288, min_dsp: 1e5, min_bram18k: 1.0 };
+                assert!(huge.to_string().ends_with("1 BRAM18K"), "{huge}");
             }
             other => panic!("{other:?}"),
         }

@@ -1,4 +1,4 @@
-//! FIFO minimisation (issue 6, item 3): every channel shrunk to the least
+//! FIFO minimisation: every channel shrunk to the least
 //! depth that keeps the simulated cycles within 1% of a run with unbounded
 //! FIFOs. The unbounded run's peak occupancy is a depth that changes nothing
 //! (a FIFO never blocks below its peak); the DSE's depth, when the design with

@@ -1,4 +1,4 @@
-//! The cycle-level simulator of a dfg design (issue 6): every process
+//! The cycle-level simulator of a dfg design: every process
 //! instance a pipelined loop nest with the II, depth and unroll the DSE
 //! chose, every channel a FIFO of its depth in words, reads and writes
 //! blocking. See docs/simulator.md for the rules.
