@@ -10,6 +10,14 @@ front end's Python (the checkout's .venv) before iree-import-onnx.
   lowering of Softmax, Flatten, BatchNormalization ... follows opset 13+.
 - Symbolic dimensions are fixed: by --shape when given, else a symbolic
   leading (batch) dimension becomes 1. Any other symbolic dimension is an error.
+- A ceil_mode pool whose last window would start in the end padding drops
+  that window (onnxruntime and PyTorch do; the importer's lowering keeps it
+  and pools padding only): its end padding is trimmed to where the last kept
+  window ends, so both read the same windows.
+- A ceil_mode AveragePool that counts padding (count_include_pad=1) and whose
+  last window reaches past the end padding divides, in onnxruntime, by the
+  cells inside the padded input only; the importer counts the whole window.
+  It becomes an explicit zero Pad and a pool that counts real cells only.
 - Resize (Upsample) nearest by integer factors becomes Reshape-Expand-Reshape:
   every input element repeated, which streams with a row buffer; the
   importer's lowering of Resize gathers by computed index, which cannot.
@@ -97,6 +105,118 @@ def attr(node, name, default):
     return default
 
 
+def value_shapes(graph):
+    """Static shapes known for the graph's values (inputs, inferred, outputs)."""
+    shapes = {}
+    for v in list(graph.input) + list(graph.value_info) + list(graph.output):
+        dims = v.type.tensor_type.shape.dim
+        if dims and all(d.HasField("dim_value") and d.dim_value > 0 for d in dims):
+            shapes[v.name] = [d.dim_value for d in dims]
+    return shapes
+
+
+def trim_ceil_mode_pools(model):
+    """Returns whether a pool changed. In ceil mode, a last window starting at
+    or past the end of the input plus the begin padding is dropped
+    ((out - 1) * stride >= in + pad_begin, as onnxruntime computes it);
+    ONNX shape inference and the importer keep it. On such an axis the end
+    padding is cut to where the last kept window ends (less than the model's
+    own, so an average that counts padding counts the same cells)."""
+    from onnx import helper
+    shapes = value_shapes(model.graph)
+    changed = False
+    for node in model.graph.node:
+        if node.op_type not in ("MaxPool", "AveragePool") or not attr(node, "ceil_mode", 0):
+            continue
+        if attr(node, "auto_pad", "NOTSET") not in ("NOTSET", ""):
+            continue
+        x = shapes.get(node.input[0])
+        kernel = attr(node, "kernel_shape", None)
+        if not x or not kernel:
+            continue
+        n = len(kernel)
+        spatial = x[-n:]
+        strides = attr(node, "strides", None) or [1] * n
+        dilations = attr(node, "dilations", None) or [1] * n
+        pads = list(attr(node, "pads", None) or [0] * (2 * n))
+        new_pads, drops = list(pads), False
+        for i in range(n):
+            eff = dilations[i] * (kernel[i] - 1) + 1
+            span = spatial[i] + pads[i] + pads[n + i] - eff
+            out = -(-span // strides[i]) + 1
+            if out <= 1 or (out - 1) * strides[i] < spatial[i] + pads[i]:
+                continue
+            # The kept windows end at `end` cells into the end padding; with
+            # that padding, ceil mode yields exactly them.
+            end = (out - 2) * strides[i] + eff - spatial[i] - pads[i]
+            if end < 0:
+                break
+            new_pads[n + i] = end
+            drops = True
+        else:
+            if not drops:
+                continue
+            keep = [a for a in node.attribute if a.name != "pads"]
+            del node.attribute[:]
+            node.attribute.extend(keep)
+            node.attribute.append(helper.make_attribute("pads", new_pads))
+            say("remark", f"ONNX operator {node.op_type} (node '{node.name or '?'}'): ceil_mode drops a last "
+                          f"window that starts in the padding, as onnxruntime does (pads {pads} -> {new_pads})")
+            changed = True
+    return changed
+
+
+def explicit_pads_for_counted_averages(model):
+    """Returns whether a pool changed: AveragePool(count_include_pad=1,
+    ceil_mode=1) whose last window overhangs the padded input on some axis
+    becomes Pad(zeros) -> AveragePool(pads 0, count_include_pad=0), which
+    divides by the same cells as onnxruntime."""
+    import numpy as np
+    from onnx import helper, numpy_helper
+    shapes = value_shapes(model.graph)
+    nodes, changed = [], False
+    for node in model.graph.node:
+        nodes.append(node)
+        if node.op_type != "AveragePool" or not attr(node, "ceil_mode", 0) \
+                or not attr(node, "count_include_pad", 0) \
+                or attr(node, "auto_pad", "NOTSET") not in ("NOTSET", ""):
+            continue
+        x = shapes.get(node.input[0])
+        kernel = attr(node, "kernel_shape", None)
+        if not x or not kernel:
+            continue
+        n = len(kernel)
+        strides = attr(node, "strides", None) or [1] * n
+        dilations = attr(node, "dilations", None) or [1] * n
+        pads = list(attr(node, "pads", None) or [0] * (2 * n))
+        overhang = False
+        for i in range(n):
+            eff = dilations[i] * (kernel[i] - 1) + 1
+            padded = x[-n + i] + pads[i] + pads[n + i]
+            out = -(-(padded - eff) // strides[i]) + 1
+            overhang |= (out - 1) * strides[i] + eff > padded
+        if not overhang:
+            continue
+        keep = [a for a in node.attribute if a.name not in ("pads", "count_include_pad")]
+        del node.attribute[:]
+        node.attribute.extend(keep)
+        node.attribute.append(helper.make_attribute("count_include_pad", 0))
+        if any(pads):
+            lead = len(x) - n
+            full = [0] * lead + pads[:n] + [0] * lead + pads[n:]
+            stem = (node.name or node.output[0]) + "_pad"
+            model.graph.initializer.append(numpy_helper.from_array(np.array(full, dtype=np.int64), stem + "s"))
+            nodes.insert(len(nodes) - 1, helper.make_node("Pad", [node.input[0], stem + "s"], [stem], name=stem,
+                                                          mode="constant"))
+            node.input[0] = stem
+        say("remark", f"ONNX operator AveragePool (node '{node.name or '?'}'): its ceil_mode window overhangs the "
+                      f"padding; the padding becomes an explicit Pad so the count matches onnxruntime's")
+        changed = True
+    del model.graph.node[:]
+    model.graph.node.extend(nodes)
+    return changed
+
+
 def resize_as_repeat(model):
     """Resize with mode 'nearest' by integer factors on the spatial axes,
     where nearest sampling picks input element floor(x / factor) (the
@@ -107,11 +227,7 @@ def resize_as_repeat(model):
     from onnx import helper, numpy_helper
     graph = model.graph
     inits = {t.name: t for t in graph.initializer}
-    shapes = {}
-    for v in list(graph.input) + list(graph.value_info) + list(graph.output):
-        dims = v.type.tensor_type.shape.dim
-        if dims and all(d.HasField("dim_value") and d.dim_value > 0 for d in dims):
-            shapes[v.name] = [d.dim_value for d in dims]
+    shapes = value_shapes(graph)
     nodes, resize_inputs = [], set()
     for node in graph.node:
         if node.op_type not in ("Resize", "Upsample"):
@@ -277,6 +393,23 @@ def main(argv):
         model = onnx.shape_inference.infer_shapes(model, strict_mode=False)
     except Exception as e:
         say("warning", f"ONNX shape inference failed ({e}); the importer infers shapes itself")
+    def reinfer(model):
+        # Shapes inferred before a rewrite are wrong from there on.
+        del model.graph.value_info[:]
+        for v in model.graph.output:
+            for d in v.type.tensor_type.shape.dim:
+                d.ClearField("dim_param")
+                d.ClearField("dim_value")
+        try:
+            return onnx.shape_inference.infer_shapes(model, strict_mode=False)
+        except Exception as e:
+            say("warning", f"ONNX shape inference failed ({e}); the importer infers shapes itself")
+            return model
+
+    if trim_ceil_mode_pools(model):
+        model = reinfer(model)
+    if explicit_pads_for_counted_averages(model):
+        model = reinfer(model)
     if any(n.op_type in ("Resize", "Upsample") for n in model.graph.node):
         model = resize_as_repeat(model)
     onnx.save(model, dst)

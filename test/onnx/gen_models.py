@@ -331,11 +331,24 @@ def upsample_linear():
     return upsample("linear")
 
 
+def pool_ceil_drop():
+    """ceil_mode windows as onnxruntime reads them: a MaxPool whose last
+    window would start in the end padding (dropped), then an AveragePool that
+    counts padding and whose last window overhangs it (divided by the cells
+    inside the padded input only)."""
+    b = Builder("pool_ceil_drop", 26)
+    y = b.node("MaxPool", [b.conv("x", 2, 3, 3)], kernel_shape=[3, 3], strides=[2, 2],
+               pads=[1, 1, 2, 2], ceil_mode=1)
+    y = b.node("AveragePool", [y], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1],
+               ceil_mode=1, count_include_pad=1)
+    return b.model([("x", [1, 2, 7, 7])], y, [1, 3, 3, 3])
+
+
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
                                   depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm,
                                   classifier_opset11, conv1d_net, activations, more_ops,
                                   avgpool_dil_ceil, avgpool_dil, pool_ceil_pads, fire, shuffle,
-                                  slices, upsample, upsample_linear)}
+                                  slices, upsample, upsample_linear, pool_ceil_drop)}
 
 
 def quantized(stem, per_channel):
