@@ -1,6 +1,7 @@
 // Cost model of streaming processes and graphs (see CostModel.h and
 // docs/cost-model.md for every figure and formula).
 #include "ming/Analysis/CostModel.h"
+#include "ming/Analysis/FifoDepths.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -1987,9 +1988,15 @@ std::vector<Candidate> enumerateConfigurations(Estimator &estimator, unsigned li
       for (auto [arg, n] : lc.portAccesses)
         if (base.lanes.count(arg))
           acc[arg] = std::max(acc[arg], n);
+    // A port pushed or pulled under a condition (a slice) moves a number of
+    // elements no loop count gives: its lanes must divide that total too, or
+    // the last word would never fill.
+    auto totals = process->getAttrOfType<DenseI64ArrayAttr>(kPortElementsAttr);
     SmallVector<std::pair<unsigned, SmallVector<int64_t>>> laneChoices;
     for (auto [arg, n] : acc) {
       SmallVector<int64_t> ds = divisors(std::max<int64_t>(1, n), kMaxLanes);
+      if (totals && arg < totals.size() && totals[arg] > 0)
+        llvm::erase_if(ds, [&](int64_t d) { return totals[arg] % d != 0; });
       laneChoices.push_back({arg, ds});
     }
     std::vector<size_t> lp(laneChoices.size(), 0);

@@ -18,6 +18,9 @@ front end's Python (the checkout's .venv) before iree-import-onnx.
   last window reaches past the end padding divides, in onnxruntime, by the
   cells inside the padded input only; the importer counts the whole window.
   It becomes an explicit zero Pad and a pool that counts real cells only.
+- A constant Pad with negative pads (a crop) becomes Slice, then Pad with the
+  positive ones: the importer would fold the crop into a following
+  convolution's padding as if it removed padding, not data.
 - Resize (Upsample) nearest by integer factors becomes Reshape-Expand-Reshape:
   every input element repeated, which streams with a row buffer; the
   importer's lowering of Resize gathers by computed index, which cannot.
@@ -217,6 +220,53 @@ def explicit_pads_for_counted_averages(model):
     return changed
 
 
+def crops_as_slices(model):
+    """Constant-mode Pad nodes with negative pads become Slice (the crop) and a
+    Pad of the non-negative pads. Returns whether one changed."""
+    import numpy as np
+    from onnx import helper, numpy_helper
+    graph = model.graph
+    inits = {t.name: t for t in graph.initializer}
+    shapes = value_shapes(graph)
+    nodes, changed = [], False
+    for node in graph.node:
+        nodes.append(node)
+        if node.op_type != "Pad" or attr(node, "mode", "constant") != "constant":
+            continue
+        if len(node.input) < 2 or node.input[1] not in inits or node.input[0] not in shapes:
+            continue
+        if len(node.input) > 3 and node.input[3]:
+            continue  # explicit axes: left to the importer
+        pads = numpy_helper.to_array(inits[node.input[1]]).astype(np.int64).tolist()
+        shape = shapes[node.input[0]]
+        rank = len(shape)
+        if len(pads) != 2 * rank or min(pads) >= 0:
+            continue
+        starts = [max(0, -p) for p in pads[:rank]]
+        ends = [d - max(0, -p) for d, p in zip(shape, pads[rank:])]
+        if any(e <= b for b, e in zip(starts, ends)):
+            continue
+        stem = (node.name or node.output[0]) + "_crop"
+        def const(name, values):
+            graph.initializer.append(numpy_helper.from_array(np.array(values, dtype=np.int64), name))
+            return name
+        crop = helper.make_node("Slice", [node.input[0], const(stem + "_starts", starts),
+                                          const(stem + "_ends", ends)], [stem], name=stem)
+        nodes.insert(len(nodes) - 1, crop)
+        node.input[0] = stem
+        node.input[1] = const(stem + "_pads", [max(0, p) for p in pads])
+        say("remark", f"ONNX operator Pad (node '{node.name or '?'}'): its negative pads crop with a Slice first")
+        changed = True
+    del graph.node[:]
+    graph.node.extend(nodes)
+    if changed:
+        used = {i for n in graph.node for i in n.input} | {v.name for v in graph.output}
+        kept = [t for t in graph.initializer if t.name in used or t.name not in inits]
+        del graph.initializer[:]
+        graph.initializer.extend(kept)
+    return changed
+
+
 def resize_as_repeat(model):
     """Resize with mode 'nearest' by integer factors on the spatial axes,
     where nearest sampling picks input element floor(x / factor) (the
@@ -406,6 +456,8 @@ def main(argv):
             say("warning", f"ONNX shape inference failed ({e}); the importer infers shapes itself")
             return model
 
+    if crops_as_slices(model):
+        model = reinfer(model)
     if trim_ceil_mode_pools(model):
         model = reinfer(model)
     if explicit_pads_for_counted_averages(model):

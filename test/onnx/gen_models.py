@@ -344,11 +344,24 @@ def pool_ceil_drop():
     return b.model([("x", [1, 2, 7, 7])], y, [1, 3, 3, 3])
 
 
+def pad_crop_conv():
+    """A Pad with negative pads (a crop) before a padded convolution: the crop
+    removes data, the convolution's padding adds zeros (found by onnx_fuzz.py:
+    the importer merged the two into one smaller padding)."""
+    b = Builder("pad_crop_conv", 27)
+    pads = b.fresh("pads")
+    b.inits.append(numpy_helper.from_array(np.array([0, 0, -1, 2, 0, 0, 1, -1], dtype=np.int64), pads))
+    y = b.node("Pad", ["x", pads], mode="constant")
+    y = b.conv(y, 2, 3, 3)
+    return b.model([("x", [1, 2, 9, 6])], y, [1, 3, 9, 7])
+
+
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
                                   depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm,
                                   classifier_opset11, conv1d_net, activations, more_ops,
                                   avgpool_dil_ceil, avgpool_dil, pool_ceil_pads, fire, shuffle,
-                                  slices, upsample, upsample_linear, pool_ceil_drop)}
+                                  slices, upsample, upsample_linear, pool_ceil_drop,
+                                  pad_crop_conv)}
 
 
 def quantized(stem, per_channel):

@@ -973,6 +973,8 @@ LogicalResult GraphBuilder::lowerSlice(tensor::ExtractSliceOp op) {
   for (unsigned d : order)
     skipped = skipped * shape[d] + op.getStaticOffsets()[d];
   setLookahead(proc, skipped + 1, source.getNumElements());
+  proc->setAttr(ming::cost::kPortElementsAttr,
+                b.getDenseI64ArrayAttr({source.getNumElements(), op.getResultType().getNumElements()}));
   return success();
 }
 
