@@ -356,12 +356,25 @@ def pad_crop_conv():
     return b.model([("x", [1, 2, 9, 6])], y, [1, 3, 9, 7])
 
 
+def pad_edge():
+    """Pad with mode edge, twice, which the importer writes as slices and
+    concats of the input (a fork feeding one concat several times)."""
+    b = Builder("pad_edge", 28)
+    pads = b.fresh("pads")
+    b.inits.append(numpy_helper.from_array(np.array([0, 0, 3, 3, 0, 0, 0, 3], dtype=np.int64), pads))
+    y = b.node("Pad", [b.node("Relu", ["x"]), pads], mode="edge")
+    pads2 = b.fresh("pads")
+    b.inits.append(numpy_helper.from_array(np.array([0, 0, 1, 2, 0, 0, 2, 1], dtype=np.int64), pads2))
+    y = b.node("Pad", [y, pads2], mode="edge")
+    return b.model([("x", [1, 2, 9, 8])], y, [1, 2, 15, 17])
+
+
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
                                   depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm,
                                   classifier_opset11, conv1d_net, activations, more_ops,
                                   avgpool_dil_ceil, avgpool_dil, pool_ceil_pads, fire, shuffle,
                                   slices, upsample, upsample_linear, pool_ceil_drop,
-                                  pad_crop_conv)}
+                                  pad_crop_conv, pad_edge)}
 
 
 def quantized(stem, per_channel):

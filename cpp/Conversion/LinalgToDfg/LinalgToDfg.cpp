@@ -938,7 +938,12 @@ LogicalResult GraphBuilder::lowerConcat(tensor::ConcatOp op) {
                 order);
   }
   instantiate(proc, operands, loc);
-  setLookahead(proc, 0, resultType.getNumElements());
+  // Bursts count elements of one input; the largest input scales them to the
+  // forked tensor's elements (a fork feeding the concat directly: one to one).
+  int64_t largest = 1;
+  for (RankedTensorType t : types)
+    largest = std::max(largest, t.getNumElements());
+  setLookahead(proc, 0, largest);
   proc->setAttr(ming::cost::kJoinBurstAttr, b.getDenseI64ArrayAttr(bursts));
   return success();
 }
