@@ -369,12 +369,24 @@ def pad_edge():
     return b.model([("x", [1, 2, 9, 8])], y, [1, 2, 15, 17])
 
 
+def pad_plain():
+    """A constant Pad no window reads (on channels and rows, value -1), before
+    a Flatten and a Gemm: a pad process inserts the padding into the stream."""
+    b = Builder("pad_plain", 29)
+    pads = b.fresh("pads")
+    b.inits.append(numpy_helper.from_array(np.array([0, 1, 2, 0, 0, 0, 1, 1], dtype=np.int64), pads))
+    y = b.node("Pad", [b.node("Relu", [b.conv("x", 2, 3, 3)]), pads, b.const(-1.0)], mode="constant")
+    y = b.node("Flatten", [y], axis=1)
+    y = b.node("Gemm", [y, b.weight((4 * 9 * 7, 5), 4 * 9 * 7)])
+    return b.model([("x", [1, 2, 6, 6])], y, [1, 5])
+
+
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
                                   depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm,
                                   classifier_opset11, conv1d_net, activations, more_ops,
                                   avgpool_dil_ceil, avgpool_dil, pool_ceil_pads, fire, shuffle,
                                   slices, upsample, upsample_linear, pool_ceil_drop,
-                                  pad_crop_conv, pad_edge)}
+                                  pad_crop_conv, pad_edge, pad_plain)}
 
 
 def quantized(stem, per_channel):

@@ -339,6 +339,37 @@ void buildSlice(OpBuilder &b, Location loc, Value in, Value out, RankedTensorTyp
   });
 }
 
+void buildPad(OpBuilder &b, Location loc, Value in, Value out, RankedTensorType source,
+              RankedTensorType padded, ArrayRef<int64_t> low, TypedAttr value,
+              const Order &order) {
+  Emitter e{b, loc};
+  Type elem = source.getElementType();
+  flatNest(e, permuteShape(padded.getShape(), order), [&](ArrayRef<Value> ivs) {
+    SmallVector<Value> idx = unpermute(ivs, order);
+    Value inside;
+    auto also = [&](Value c) { inside = inside ? e.both(inside, c) : c; };
+    for (auto [d, i] : llvm::enumerate(idx)) {
+      if (low[d] > 0)
+        also(e.cmp(arith::CmpIPredicate::uge, i, low[d]));
+      if (low[d] + source.getDimSize(d) < padded.getDimSize(d))
+        also(e.cmp(arith::CmpIPredicate::ult, i, low[d] + source.getDimSize(d)));
+    }
+    if (!inside) {
+      e.push(e.pull(in), out);
+      return;
+    }
+    auto ifInside = scf::IfOp::create(b, loc, TypeRange{elem}, inside, true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifInside.thenBlock());
+      scf::YieldOp::create(b, loc, e.pull(in));
+      b.setInsertionPointToStart(ifInside.elseBlock());
+      scf::YieldOp::create(b, loc, e.constant(value));
+    }
+    e.push(ifInside.getResult(0), out);
+  });
+}
+
 //===----------------------------------------------------------------------===//
 // Operand access shared by the compute processes
 //===----------------------------------------------------------------------===//

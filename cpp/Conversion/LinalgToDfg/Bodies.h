@@ -76,6 +76,13 @@ void buildSlice(mlir::OpBuilder &b, mlir::Location loc, mlir::Value in, mlir::Va
                 llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> strides,
                 const Order &order);
 
+/// tensor.pad read by something other than a window: the padded tensor
+/// streams in `order`; padding cells get `value`, the others the source's
+/// next element (which streams in the same order).
+void buildPad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value in, mlir::Value out,
+              mlir::RankedTensorType source, mlir::RankedTensorType padded,
+              llvm::ArrayRef<int64_t> low, mlir::TypedAttr value, const Order &order);
+
 /// Pure parallel and regular reduction: the output's loop nest in `outOrder`
 /// with the reductions innermost. Returns failure (with a diagnostic at the
 /// op) on accesses the loop nest cannot stream.

@@ -447,6 +447,7 @@ private:
   LogicalResult lowerAlias(Operation *op, Value src, Value result);
   LogicalResult lowerConcat(tensor::ConcatOp op);
   LogicalResult lowerSlice(tensor::ExtractSliceOp op);
+  LogicalResult lowerPad(tensor::PadOp op);
   LogicalResult lowerReturn(func::ReturnOp ret);
   void setLookahead(dfg::ProcessOp proc, int64_t lookahead, int64_t inputElements);
 
@@ -458,6 +459,8 @@ private:
   DenseMap<Value, Source> sources;
   DenseMap<Value, Order> required;
   DenseMap<Operation *, memref::GlobalOp> globals;
+  /// Pads some reader does not window: a process of their own.
+  llvm::SmallPtrSet<Operation *, 4> padProcesses;
   SymbolTable *symbols = nullptr;
   unsigned counter = 0;
 };
@@ -501,7 +504,7 @@ FailureOr<Operand> GraphBuilder::classify(linalg::GenericOp op, OpOperand &use, 
     }
   operand.role = Role::Stream;
   operand.source = v;
-  if (auto pad = dyn_cast_or_null<tensor::PadOp>(def)) {
+  if (auto pad = dyn_cast_or_null<tensor::PadOp>(def); pad && !padProcesses.count(pad)) {
     if (!windowed)
       return pad.emitError("convert-linalg-to-dfg: this tensor.pad feeds operand #")
              << use.getOperandNumber()
@@ -532,7 +535,7 @@ unsigned GraphBuilder::streamUses(Value v) {
                  tensor::ExtractSliceOp>(user))
       n += streamUses(user->getResult(0)) > 0;
     else if (auto pad = dyn_cast<tensor::PadOp>(user))
-      n += streamUses(pad.getResult());
+      n += padProcesses.count(pad) ? streamUses(pad.getResult()) > 0 : streamUses(pad.getResult());
     else if (auto generic = dyn_cast<linalg::GenericOp>(user)) {
       if (fillValue(generic))
         continue;
@@ -983,6 +986,40 @@ LogicalResult GraphBuilder::lowerSlice(tensor::ExtractSliceOp op) {
   return success();
 }
 
+/// Pad as a process: where a reader does not slide a window over the padded
+/// tensor (a Pad before a Gemm, an elementwise op or the output), the padding
+/// is inserted into the stream; the source streams in the same order.
+LogicalResult GraphBuilder::lowerPad(tensor::PadOp op) {
+  ming::crash::Scope scope(op, "lowering");
+  Value result = op.getResult();
+  if (!streamUses(result))
+    return success();
+  Location loc = op.getLoc();
+  TypedAttr value = padValue(op);
+  if (!value)
+    return op.emitError("convert-linalg-to-dfg: tensor.pad must pad with a constant");
+  RankedTensorType source = op.getSourceType();
+  FailureOr<std::pair<Value, Order>> taken =
+      take(op.getSource(), requiredOrder(required, result), loc);
+  if (failed(taken))
+    return failure();
+  Order order = taken->second;
+  Type elem = source.getElementType();
+  dfg::ProcessOp proc = newProcess("pad", dfg::KernelKind::Pad,
+                                   {dfg::InputType::get(elem), dfg::OutputType::get(elem)}, loc);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&proc.getBody().front());
+    buildPad(b, loc, proc.getArgument(0), proc.getArgument(1), source, op.getResultType(),
+             op.getStaticLow(), value, order);
+  }
+  instantiate(proc, {taken->first, makeSource(result, order, loc)}, loc);
+  setLookahead(proc, 1, source.getNumElements());
+  proc->setAttr(ming::cost::kPortElementsAttr,
+                b.getDenseI64ArrayAttr({source.getNumElements(), op.getResultType().getNumElements()}));
+  return success();
+}
+
 LogicalResult GraphBuilder::lowerReturn(func::ReturnOp ret) {
   unsigned numInputs = func.getNumArguments();
   for (auto [j, v] : llvm::enumerate(ret.getOperands())) {
@@ -1038,13 +1075,33 @@ LogicalResult GraphBuilder::run() {
     gblock->addArgument(t, loc);
   gb.setInsertionPointToStart(gblock);
 
+  // A pad is folded into the windows reading it when every reader slides a
+  // window over it; else it is a process of its own.
+  for (auto pad : func.getBody().front().getOps<tensor::PadOp>()) {
+    bool folded = !pad.getResult().use_empty();
+    for (OpOperand &use : pad.getResult().getUses()) {
+      auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
+      FailureOr<KernelInfo> info =
+          generic ? ming::analyzeKernel(generic) : FailureOr<KernelInfo>(failure());
+      folded &= succeeded(info) && info->kind == KernelClass::SlidingWindow &&
+                info->windows.front().operand == use.getOperandNumber();
+    }
+    if (!folded) {
+      if (llvm::any_of(llvm::concat<const int64_t>(pad.getStaticLow(), pad.getStaticHigh()),
+                       [](int64_t p) { return p < 0 || ShapedType::isDynamic(p); }))
+        return pad.emitError("convert-linalg-to-dfg: tensor.pad needs static, non-negative "
+                             "padding");
+      padProcesses.insert(pad);
+    }
+  }
+
   // Sliding windows fix the order of the streams they read.
   for (auto op : func.getBody().front().getOps<linalg::GenericOp>()) {
     FailureOr<KernelInfo> info = ming::analyzeKernel(op);
     if (failed(info) || info->kind != KernelClass::SlidingWindow || info->windows.size() != 2)
       continue;
     Value v = op.getDpsInputs()[info->windows.front().operand];
-    if (auto pad = v.getDefiningOp<tensor::PadOp>())
+    if (auto pad = v.getDefiningOp<tensor::PadOp>(); pad && !padProcesses.count(pad))
       v = pad.getSource();
     FailureOr<Order> order = windowInputOrder(op, *info);
     if (succeeded(order))
@@ -1069,7 +1126,8 @@ LogicalResult GraphBuilder::run() {
     auto [v, order] = pending.pop_back_val();
     Operation *def = v.getDefiningOp();
     // Concat and slice keep the rank: their inputs stream in the same order.
-    if (isa_and_nonnull<tensor::ConcatOp, tensor::ExtractSliceOp>(def)) {
+    if (isa_and_nonnull<tensor::ConcatOp, tensor::ExtractSliceOp>(def) ||
+        (isa_and_nonnull<tensor::PadOp>(def) && padProcesses.count(def))) {
       for (Value in : def->getOperands())
         if (isa<RankedTensorType>(in.getType()) && required.try_emplace(in, order).second)
           pending.emplace_back(in, order);
@@ -1103,6 +1161,8 @@ LogicalResult GraphBuilder::run() {
       r = lowerConcat(concat);
     else if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
       r = lowerSlice(slice);
+    else if (auto pad = dyn_cast<tensor::PadOp>(op); pad && padProcesses.count(pad))
+      r = lowerPad(pad);
     else if (auto ret = dyn_cast<func::ReturnOp>(op))
       r = lowerReturn(ret);
     if (failed(r))

@@ -39,7 +39,8 @@ def Dfg_KernelKind : I32EnumAttr<"KernelKind", "kind of a dataflow node", [
     I32EnumAttrCase<"Store", 4, "store">,
     I32EnumAttrCase<"Fork", 5, "fork">,
     I32EnumAttrCase<"Concat", 6, "concat">,
-    I32EnumAttrCase<"Slice", 7, "slice">]> {
+    I32EnumAttrCase<"Slice", 7, "slice">,
+    I32EnumAttrCase<"Pad", 8, "pad">]> {
   let cppNamespace = "::ming::dfg";
   let genSpecializedAttr = 0;
 }

@@ -1,6 +1,7 @@
-// tensor.concat and tensor.extract_slice stream (SqueezeNet's fire modules,
-// ShuffleNet's split and channel shuffle): a concat forwards its inputs'
-// chunks in turn, a slice passes the whole source and pushes what lies inside,
+// tensor.concat, tensor.extract_slice and tensor.pad stream (SqueezeNet's fire
+// modules, ShuffleNet's split and channel shuffle, a Pad no window reads): a
+// concat forwards its inputs' chunks in turn, a slice passes the whole source
+// and pushes what lies inside, a pad pushes its value around the source,
 // and a reshape that splits or merges dims keeps the stream's order, so a
 // channel shuffle reorders one pixel's channels, not the whole tensor.
 // RUN: ming-opt %s --split-input-file --pass-pipeline='builtin.module(convert-linalg-to-dfg)' | FileCheck %s
@@ -72,4 +73,29 @@ func.func @shuffle(%x: tensor<1x8x5x5xf32>, %w: tensor<8x8x3x3xf32>) -> tensor<1
   } -> tensor<1x4x2x3x3xf32>
   %r = tensor.collapse_shape %t [[0], [1, 2], [3], [4]] : tensor<1x4x2x3x3xf32> into tensor<1x8x3x3xf32>
   return %r : tensor<1x8x3x3xf32>
+}
+
+// -----
+
+// A pad no window reads is a process: padding cells get the pad value, the
+// others the source's elements in stream order.
+// CHECK-LABEL: dfg.process @pad{{[0-9]+}}
+// CHECK-SAME: kind = #dfg.kind<pad>
+// CHECK-SAME: ming.port_elements = array<i64: 4, 7>
+// CHECK: scf.for %{{.*}} = %c0 to %c7 step %c1
+// CHECK: arith.cmpi uge, %{{.*}}, %c1
+// CHECK: arith.cmpi ult, %{{.*}}, %c5
+// CHECK: scf.if %{{.*}} -> (f32)
+// CHECK: dfg.pull %arg0
+// CHECK: } else {
+// CHECK: arith.constant 5.000000e-01 : f32
+// CHECK: dfg.push
+// CHECK: dfg.graph @pad_alone
+func.func @pad_alone(%x: tensor<4xf32>) -> tensor<7xf32> {
+  %h = arith.constant 0.5 : f32
+  %p = tensor.pad %x low[1] high[2] {
+  ^bb0(%i: index):
+    tensor.yield %h : f32
+  } : tensor<4xf32> to tensor<7xf32>
+  return %p : tensor<7xf32>
 }
