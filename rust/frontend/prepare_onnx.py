@@ -14,10 +14,10 @@ front end's Python (the checkout's .venv) before iree-import-onnx.
   that window (onnxruntime and PyTorch do; the importer's lowering keeps it
   and pools padding only): its end padding is trimmed to where the last kept
   window ends, so both read the same windows.
-- A ceil_mode AveragePool that counts padding (count_include_pad=1) and whose
-  last window reaches past the end padding divides, in onnxruntime, by the
-  cells inside the padded input only; the importer counts the whole window.
-  It becomes an explicit zero Pad and a pool that counts real cells only.
+- A ceil_mode AveragePool whose last window reaches past the padded input
+  divides, in onnxruntime, by the cells inside the (padded) input only; the
+  importer's counts differ. It becomes a window sum over explicit zero padding
+  times a constant of kernel size / onnxruntime's count per position.
 - A constant Pad with negative pads (a crop) becomes Slice, then Pad with the
   positive ones: the importer would fold the crop into a following
   convolution's padding as if it removed padding, not data.
@@ -169,11 +169,14 @@ def trim_ceil_mode_pools(model):
     return changed
 
 
-def explicit_pads_for_counted_averages(model):
-    """Returns whether a pool changed: AveragePool(count_include_pad=1,
-    ceil_mode=1) whose last window overhangs the padded input on some axis
-    becomes Pad(zeros) -> AveragePool(pads 0, count_include_pad=0), which
-    divides by the same cells as onnxruntime."""
+def exact_ceil_averages(model):
+    """Returns whether a pool changed. A ceil_mode AveragePool whose last window
+    overhangs the padded input divides, in onnxruntime, by the cells of the
+    window inside the padded input (count_include_pad=1) or inside the input
+    (0); the importer's counts differ. Such a pool (dilation 1) becomes
+    Pad(zeros, its pads plus the overhang) -> AveragePool(floor mode, no pads,
+    counting padding: the window sum / K) -> Mul by a constant of K / count per
+    output position, the counts worked out here as onnxruntime's."""
     import numpy as np
     from onnx import helper, numpy_helper
     shapes = value_shapes(model.graph)
@@ -181,8 +184,7 @@ def explicit_pads_for_counted_averages(model):
     for node in model.graph.node:
         nodes.append(node)
         if node.op_type != "AveragePool" or not attr(node, "ceil_mode", 0) \
-                or not attr(node, "count_include_pad", 0) \
-                or attr(node, "auto_pad", "NOTSET") not in ("NOTSET", ""):
+                or attr(node, "auto_pad", "NOTSET") not in ("NOTSET", "", "VALID"):
             continue
         x = shapes.get(node.input[0])
         kernel = attr(node, "kernel_shape", None)
@@ -190,30 +192,49 @@ def explicit_pads_for_counted_averages(model):
             continue
         n = len(kernel)
         strides = attr(node, "strides", None) or [1] * n
-        dilations = attr(node, "dilations", None) or [1] * n
-        pads = list(attr(node, "pads", None) or [0] * (2 * n))
-        overhang = False
-        for i in range(n):
-            eff = dilations[i] * (kernel[i] - 1) + 1
-            padded = x[-n + i] + pads[i] + pads[n + i]
-            out = -(-(padded - eff) // strides[i]) + 1
-            overhang |= (out - 1) * strides[i] + eff > padded
-        if not overhang:
+        if any(d != 1 for d in (attr(node, "dilations", None) or [1] * n)):
             continue
-        keep = [a for a in node.attribute if a.name not in ("pads", "count_include_pad")]
+        valid = attr(node, "auto_pad", "NOTSET") == "VALID"
+        pads = [0] * (2 * n) if valid else list(attr(node, "pads", None) or [0] * (2 * n))
+        include = bool(attr(node, "count_include_pad", 0))
+        spatial = x[-n:]
+        outs, extra = [], []
+        for i in range(n):
+            padded = spatial[i] + pads[i] + pads[n + i]
+            out = -(-(padded - kernel[i]) // strides[i]) + 1
+            if out > 1 and (out - 1) * strides[i] >= spatial[i] + pads[i]:
+                out -= 1
+            outs.append(out)
+            extra.append(max(0, (out - 1) * strides[i] + kernel[i] - padded))
+        if not any(extra):
+            continue
+        # Cells of each window onnxruntime divides by, per axis, then the product.
+        counts = None
+        for i in range(n):
+            lo, hi = (-pads[i], spatial[i] + pads[n + i]) if include else (0, spatial[i])
+            c = np.array([min(o * strides[i] - pads[i] + kernel[i], hi) - max(o * strides[i] - pads[i], lo)
+                          for o in range(outs[i])], dtype=np.float64)
+            counts = c if counts is None else np.multiply.outer(counts, c)
+        scale = (float(np.prod(kernel)) / counts).astype(np.float32)
+        scale = scale.reshape([1] * (len(x) - n) + outs)
+        stem = (node.name or node.output[0]) + "_exact"
+        lead = len(x) - n
+        full = [0] * lead + pads[:n] + [0] * lead + [p + e for p, e in zip(pads[n:], extra)]
+        model.graph.initializer.append(numpy_helper.from_array(np.array(full, dtype=np.int64), stem + "_pads"))
+        model.graph.initializer.append(numpy_helper.from_array(scale, stem + "_scale"))
+        nodes.insert(len(nodes) - 1, helper.make_node("Pad", [node.input[0], stem + "_pads"], [stem + "_padded"],
+                                                      name=stem + "_pad", mode="constant"))
+        out_name = node.output[0]
+        node.input[0] = stem + "_padded"
+        node.output[0] = stem + "_mean"
+        keep = [a for a in node.attribute if a.name in ("kernel_shape", "strides")]
         del node.attribute[:]
         node.attribute.extend(keep)
-        node.attribute.append(helper.make_attribute("count_include_pad", 0))
-        if any(pads):
-            lead = len(x) - n
-            full = [0] * lead + pads[:n] + [0] * lead + pads[n:]
-            stem = (node.name or node.output[0]) + "_pad"
-            model.graph.initializer.append(numpy_helper.from_array(np.array(full, dtype=np.int64), stem + "s"))
-            nodes.insert(len(nodes) - 1, helper.make_node("Pad", [node.input[0], stem + "s"], [stem], name=stem,
-                                                          mode="constant"))
-            node.input[0] = stem
-        say("remark", f"ONNX operator AveragePool (node '{node.name or '?'}'): its ceil_mode window overhangs the "
-                      f"padding; the padding becomes an explicit Pad so the count matches onnxruntime's")
+        node.attribute.append(helper.make_attribute("count_include_pad", 1))
+        nodes.append(helper.make_node("Mul", [stem + "_mean", stem + "_scale"], [out_name], name=stem + "_count"))
+        say("remark", f"ONNX operator AveragePool (node '{node.name or '?'}'): its ceil_mode window overhangs "
+                      f"the input; it is computed as a window sum over explicit padding, scaled per position by "
+                      f"onnxruntime's counts")
         changed = True
     del model.graph.node[:]
     model.graph.node.extend(nodes)
@@ -460,7 +481,7 @@ def main(argv):
         model = reinfer(model)
     if trim_ceil_mode_pools(model):
         model = reinfer(model)
-    if explicit_pads_for_counted_averages(model):
+    if exact_ceil_averages(model):
         model = reinfer(model)
     if any(n.op_type in ("Resize", "Upsample") for n in model.graph.node):
         model = resize_as_repeat(model)

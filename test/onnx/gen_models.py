@@ -381,12 +381,24 @@ def pad_plain():
     return b.model([("x", [1, 2, 6, 6])], y, [1, 5])
 
 
+def avgpool_ceil_overhang():
+    """ceil_mode AveragePools whose last window overhangs the input: with
+    auto_pad VALID (strides larger than the kernel on one axis), and counting
+    padding (onnxruntime divides by the cells inside the padded input)."""
+    b = Builder("avgpool_ceil_overhang", 30)
+    y = b.node("AveragePool", [b.conv("x", 2, 3, 3)], kernel_shape=[3, 2], strides=[3, 3],
+               auto_pad="VALID", ceil_mode=1)
+    y = b.node("AveragePool", [b.node("Relu", [y])], kernel_shape=[3, 1], strides=[2, 1],
+               pads=[1, 0, 1, 0], ceil_mode=1, count_include_pad=1)
+    return b.model([("x", [1, 2, 11, 8])], y, [1, 3, 3, 3])
+
+
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
                                   depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm,
                                   classifier_opset11, conv1d_net, activations, more_ops,
                                   avgpool_dil_ceil, avgpool_dil, pool_ceil_pads, fire, shuffle,
                                   slices, upsample, upsample_linear, pool_ceil_drop,
-                                  pad_crop_conv, pad_edge, pad_plain)}
+                                  pad_crop_conv, pad_edge, pad_plain, avgpool_ceil_overhang)}
 
 
 def quantized(stem, per_channel):
