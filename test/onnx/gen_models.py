@@ -393,12 +393,25 @@ def avgpool_ceil_overhang():
     return b.model([("x", [1, 2, 11, 8])], y, [1, 3, 3, 3])
 
 
+def pad_batch_pool():
+    """A Pad on the batch and channel axes (value 0.5) before a MaxPool: the
+    line buffer pads only the axes it slides over, so this pad is a process
+    (found by onnx_fuzz.py: folded into the window, it deadlocked)."""
+    b = Builder("pad_batch_pool", 31)
+    pads = b.fresh("pads")
+    b.inits.append(numpy_helper.from_array(np.array([1, 0, 1, 0, 0, 2, 0, 1], dtype=np.int64), pads))
+    y = b.node("Pad", ["x", pads, b.const(0.5)], mode="constant")
+    y = b.node("MaxPool", [y], kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+    return b.model([("x", [1, 2, 6, 5])], y, [2, 4, 7, 6])
+
+
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
                                   depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm,
                                   classifier_opset11, conv1d_net, activations, more_ops,
                                   avgpool_dil_ceil, avgpool_dil, pool_ceil_pads, fire, shuffle,
                                   slices, upsample, upsample_linear, pool_ceil_drop,
-                                  pad_crop_conv, pad_edge, pad_plain, avgpool_ceil_overhang)}
+                                  pad_crop_conv, pad_edge, pad_plain, avgpool_ceil_overhang,
+                                  pad_batch_pool)}
 
 
 def quantized(stem, per_channel):

@@ -37,6 +37,7 @@ using namespace mlir;
 using namespace ming::lowering;
 using ming::KernelClass;
 using ming::KernelInfo;
+using ming::WindowAccess;
 namespace dfg = ming::dfg;
 
 namespace {
@@ -1085,6 +1086,16 @@ LogicalResult GraphBuilder::run() {
           generic ? ming::analyzeKernel(generic) : FailureOr<KernelInfo>(failure());
       folded &= succeeded(info) && info->kind == KernelClass::SlidingWindow &&
                 info->windows.front().operand == use.getOperandNumber();
+      if (!folded)
+        break;
+      // The line buffer pads the axes it slides over only (a Pad on the
+      // batch or the channels is a process of its own).
+      llvm::SmallDenseSet<unsigned> sliding;
+      for (const WindowAccess &w : info->windows)
+        if (w.operand == use.getOperandNumber())
+          sliding.insert(w.result);
+      for (auto [d, lo] : llvm::enumerate(pad.getStaticLow()))
+        folded &= sliding.contains(d) || (lo == 0 && pad.getStaticHigh()[d] == 0);
     }
     if (!folded) {
       if (llvm::any_of(llvm::concat<const int64_t>(pad.getStaticLow(), pad.getStaticHigh()),
