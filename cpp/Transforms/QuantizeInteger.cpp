@@ -23,6 +23,8 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <cmath>
+#include <map>
+#include <tuple>
 #include <limits>
 #include <optional>
 
@@ -842,6 +844,104 @@ struct Rewriter {
   }
 };
 
+/// A generic that only moves data: one input, all loops parallel, the payload
+/// yields the input element (a transpose, a broadcast).
+bool isCopy(linalg::GenericOp g) {
+  if (g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
+      g.getNumParallelLoops() != g.getNumLoops())
+    return false;
+  Block *body = g.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  return body->getOperations().size() == 1 && yield.getOperand(0) == body->getArgument(0);
+}
+
+/// `q` applied to `x` (same element types, x's shape): a clone of its payload.
+Value quantizeLike(IRRewriter &rewriter, linalg::GenericOp q, Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Type elem = elementTypeOf(q.getResult(0));
+  Location loc = q.getLoc();
+  Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), elem);
+  AffineMap id = rewriter.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> iters(type.getRank(), utils::IteratorType::parallel);
+  auto g = linalg::GenericOp::create(rewriter, loc, TypeRange{init.getType()}, ValueRange{x},
+                                     ValueRange{init}, ArrayRef<AffineMap>{id, id}, iters);
+  rewriter.cloneRegionBefore(q.getRegion(), g.getRegion(), g.getRegion().end());
+  return g.getResult(0);
+}
+
+/// A quantize of a concat or a slice is the concat or slice of quantizes (the
+/// same elementwise map before and after moving data), so the integer rewrite
+/// reaches the layers that compute their inputs (SqueezeNet's fire modules,
+/// ShuffleNet's split). One quantize per sliced source, shared by its slices.
+void quantizeBeforeDataMovement(func::FuncOp func) {
+  IRRewriter rewriter(func.getContext());
+  std::map<std::pair<Operation *, std::tuple<double, int64_t, int64_t, int64_t>>, Value> sourceQ;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    SmallVector<std::pair<linalg::GenericOp, Quant>> quants;
+    func.walk([&](linalg::GenericOp g) {
+      if (auto q = matchQuant(g))
+        quants.push_back({g, *q});
+    });
+    for (auto &[g, q] : quants) {
+      Value in = g.getDpsInputOperand(0)->get();
+      Operation *def = in.getDefiningOp();
+      if (!def || !in.hasOneUse())
+        continue;
+      rewriter.setInsertionPoint(g);
+      if (auto concat = dyn_cast<tensor::ConcatOp>(def)) {
+        SmallVector<Value> parts;
+        for (Value x : concat.getInputs())
+          parts.push_back(quantizeLike(rewriter, g, x));
+        Value c = tensor::ConcatOp::create(rewriter, concat.getLoc(), concat.getDim(), parts);
+        rewriter.replaceOp(g, c);
+        rewriter.eraseOp(concat);
+        changed = true;
+      } else if (auto move = dyn_cast<linalg::GenericOp>(def); move && isCopy(move)) {
+        // A transpose or broadcast: the same copy of the quantized input.
+        Value qx = quantizeLike(rewriter, g, move.getDpsInputOperand(0)->get());
+        auto type = cast<RankedTensorType>(move.getResult(0).getType());
+        Value init = tensor::EmptyOp::create(rewriter, move.getLoc(), type.getShape(),
+                                             elementTypeOf(g.getResult(0)));
+        auto copy = linalg::GenericOp::create(
+            rewriter, move.getLoc(), TypeRange{init.getType()}, ValueRange{qx}, ValueRange{init},
+            move.getIndexingMapsArray(), move.getIteratorTypesArray(),
+            [](OpBuilder &b, Location loc, ValueRange args) {
+              linalg::YieldOp::create(b, loc, args[0]);
+            });
+        rewriter.replaceOp(g, copy.getResult(0));
+        rewriter.eraseOp(move);
+        changed = true;
+      } else if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def)) {
+        Value src = slice.getSource();
+        auto key = std::make_pair(src.getDefiningOp() ? src.getDefiningOp() : slice.getOperation(),
+                                  std::make_tuple(q.scale, q.zp, q.lo, q.hi));
+        Value qsrc;
+        if (src.getDefiningOp() && sourceQ.count(key)) {
+          qsrc = sourceQ[key];
+        } else {
+          OpBuilder::InsertionGuard guard(rewriter);
+          if (Operation *d = src.getDefiningOp())
+            rewriter.setInsertionPointAfter(d);
+          else
+            rewriter.setInsertionPointToStart(&func.getBody().front());
+          qsrc = quantizeLike(rewriter, g, src);
+          if (src.getDefiningOp())
+            sourceQ[key] = qsrc;
+        }
+        auto type = cast<RankedTensorType>(g.getResult(0).getType());
+        Value r = tensor::ExtractSliceOp::create(rewriter, slice.getLoc(), type, qsrc,
+                                                 slice.getMixedOffsets(), slice.getMixedSizes(),
+                                                 slice.getMixedStrides());
+        rewriter.replaceOp(g, r);
+        rewriter.eraseOp(slice);
+        changed = true;
+      }
+    }
+  }
+}
+
 bool isFloatTensor(Type t) {
   auto s = dyn_cast<ShapedType>(t);
   return s && isa<FloatType>(s.getElementType());
@@ -880,6 +980,7 @@ struct QuantizeInteger : ming::impl::QuantizeIntegerBase<QuantizeInteger> {
       rewriter.setInsertionPoint(op);
       (void)linalg::generalizeNamedOp(rewriter, op);
     }
+    quantizeBeforeDataMovement(func);
     func.walk([&](linalg::GenericOp g) {
       if (auto q = matchQuant(g))
         if (!isa<BlockArgument>(g.getDpsInputOperand(0)->get()))

@@ -453,7 +453,8 @@ def quantized(stem, per_channel):
 
 for _stem, _pc in (("conv_relu", False), ("conv_relu", True), ("cascade_conv", False),
                    ("residual_block", False), ("lenet", True), ("depthwise_sep", True),
-                   ("strided_pool", False), ("avgpool", False), ("clip_relu6", False)):
+                   ("strided_pool", False), ("avgpool", False), ("clip_relu6", False),
+                   ("fire", True), ("shuffle", True)):
     MODELS[f"{_stem}_qdq{'_pc' if _pc else ''}"] = (lambda s=_stem, p=_pc: quantized(s, p))
 
 
