@@ -18,6 +18,8 @@ front end's Python (the checkout's .venv) before iree-import-onnx.
   divides, in onnxruntime, by the cells inside the (padded) input only; the
   importer's counts differ. It becomes a window sum over explicit zero padding
   times a constant of kernel size / onnxruntime's count per position.
+- Pad with mode 'reflect' becomes one-wide Slices mirrored around the input
+  and a Concat per axis (the importer fails on it or writes insert_slice).
 - A constant Pad with negative pads (a crop) becomes Slice, then Pad with the
   positive ones: the importer would fold the crop into a following
   convolution's padding as if it removed padding, not data.
@@ -238,6 +240,75 @@ def exact_ceil_averages(model):
         changed = True
     del model.graph.node[:]
     model.graph.node.extend(nodes)
+    return changed
+
+
+def reflect_as_concats(model):
+    """Pad with mode 'reflect' (constant pads) becomes, axis by axis, a Concat
+    of one-wide Slices mirrored around the input: slices and concats stream,
+    while the importer's lowering of reflect fails or writes insert_slice.
+    Negative pads crop first. Returns whether one changed."""
+    import numpy as np
+    from onnx import helper, numpy_helper
+    graph = model.graph
+    inits = {t.name: t for t in graph.initializer}
+    shapes = value_shapes(graph)
+    nodes, changed = [], False
+    for node in graph.node:
+        if node.op_type != "Pad" or attr(node, "mode", "constant") != "reflect" \
+                or len(node.input) < 2 or node.input[1] not in inits or node.input[0] not in shapes \
+                or (len(node.input) > 3 and node.input[3]):
+            nodes.append(node)
+            continue
+        pads = numpy_helper.to_array(inits[node.input[1]]).astype(np.int64).tolist()
+        shape = list(shapes[node.input[0]])
+        rank = len(shape)
+        if len(pads) != 2 * rank:
+            nodes.append(node)
+            continue
+        stem = (node.name or node.output[0]) + "_reflect"
+        count = [0]
+
+        def const(values):
+            count[0] += 1
+            name = f"{stem}_c{count[0]}"
+            graph.initializer.append(numpy_helper.from_array(np.array(values, dtype=np.int64), name))
+            return name
+
+        def fresh():
+            count[0] += 1
+            return f"{stem}_v{count[0]}"
+
+        def slice_axis(x, axis, begin, end):
+            out = fresh()
+            nodes.append(helper.make_node("Slice", [x, const([begin]), const([end]), const([axis])], [out],
+                                          name=out))
+            return out
+
+        x = node.input[0]
+        for axis in range(rank):
+            b, e = pads[axis], pads[rank + axis]
+            if b < 0 or e < 0:
+                x = slice_axis(x, axis, max(0, -b), shape[axis] - max(0, -e))
+                shape[axis] -= max(0, -b) + max(0, -e)
+                b, e = max(0, b), max(0, e)
+            if b == 0 and e == 0:
+                continue
+            if b >= shape[axis] or e >= shape[axis]:
+                fail(f"ONNX operator Pad (node '{node.name or '?'}') with mode='reflect' pads axis {axis} by more "
+                     f"than its size less one")
+            parts = [slice_axis(x, axis, k, k + 1) for k in range(b, 0, -1)] + [x] + \
+                    [slice_axis(x, axis, shape[axis] - 1 - k, shape[axis] - k) for k in range(1, e + 1)]
+            out = fresh()
+            nodes.append(helper.make_node("Concat", parts, [out], name=out, axis=axis))
+            x = out
+            shape[axis] += b + e
+        nodes.append(helper.make_node("Identity", [x], [node.output[0]], name=stem + "_out"))
+        say("remark", f"ONNX operator Pad (node '{node.name or '?'}') with mode='reflect' becomes slices and concats")
+        changed = True
+    if changed:
+        del graph.node[:]
+        graph.node.extend(nodes)
     return changed
 
 
@@ -477,6 +548,8 @@ def main(argv):
             say("warning", f"ONNX shape inference failed ({e}); the importer infers shapes itself")
             return model
 
+    if reflect_as_concats(model):
+        model = reinfer(model)
     if crops_as_slices(model):
         model = reinfer(model)
     if trim_ceil_mode_pools(model):

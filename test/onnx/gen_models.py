@@ -369,6 +369,17 @@ def pad_edge():
     return b.model([("x", [1, 2, 9, 8])], y, [1, 2, 15, 17])
 
 
+def pad_reflect():
+    """Pad with mode reflect (PyTorch's ReflectionPad2d) before a convolution:
+    the front end writes it as mirrored one-wide slices and concats."""
+    b = Builder("pad_reflect", 32)
+    pads = b.fresh("pads")
+    b.inits.append(numpy_helper.from_array(np.array([0, 0, 1, 3, 0, 0, 2, 1], dtype=np.int64), pads))
+    y = b.node("Pad", ["x", pads], mode="reflect")
+    y = b.conv(y, 2, 3, 3, pad=0)
+    return b.model([("x", [1, 2, 7, 9])], y, [1, 3, 8, 11])
+
+
 def pad_plain():
     """A constant Pad no window reads (on channels and rows, value -1), before
     a Flatten and a Gemm: a pad process inserts the padding into the stream."""
@@ -411,7 +422,7 @@ MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linea
                                   avgpool_dil_ceil, avgpool_dil, pool_ceil_pads, fire, shuffle,
                                   slices, upsample, upsample_linear, pool_ceil_drop,
                                   pad_crop_conv, pad_edge, pad_plain, avgpool_ceil_overhang,
-                                  pad_batch_pool)}
+                                  pad_batch_pool, pad_reflect)}
 
 
 def quantized(stem, per_channel):
