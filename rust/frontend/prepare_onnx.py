@@ -120,6 +120,18 @@ def value_shapes(graph):
     return shapes
 
 
+def pool_geometry(node, shapes):
+    """(input shape, kernel, strides, dilations, explicit pads) of a pool
+    whose input shape is known, else None; pads are all zero when absent."""
+    x = shapes.get(node.input[0])
+    kernel = attr(node, "kernel_shape", None)
+    if not x or not kernel:
+        return None
+    n = len(kernel)
+    return (x, kernel, attr(node, "strides", None) or [1] * n, attr(node, "dilations", None) or [1] * n,
+            list(attr(node, "pads", None) or [0] * (2 * n)))
+
+
 def trim_ceil_mode_pools(model):
     """Returns whether a pool changed. In ceil mode, a last window starting at
     or past the end of the input plus the begin padding is dropped
@@ -135,15 +147,12 @@ def trim_ceil_mode_pools(model):
             continue
         if attr(node, "auto_pad", "NOTSET") not in ("NOTSET", ""):
             continue
-        x = shapes.get(node.input[0])
-        kernel = attr(node, "kernel_shape", None)
-        if not x or not kernel:
+        geometry = pool_geometry(node, shapes)
+        if not geometry:
             continue
+        x, kernel, strides, dilations, pads = geometry
         n = len(kernel)
         spatial = x[-n:]
-        strides = attr(node, "strides", None) or [1] * n
-        dilations = attr(node, "dilations", None) or [1] * n
-        pads = list(attr(node, "pads", None) or [0] * (2 * n))
         new_pads, drops = list(pads), False
         for i in range(n):
             eff = dilations[i] * (kernel[i] - 1) + 1
@@ -188,16 +197,15 @@ def exact_ceil_averages(model):
         if node.op_type != "AveragePool" or not attr(node, "ceil_mode", 0) \
                 or attr(node, "auto_pad", "NOTSET") not in ("NOTSET", "", "VALID"):
             continue
-        x = shapes.get(node.input[0])
-        kernel = attr(node, "kernel_shape", None)
-        if not x or not kernel:
+        geometry = pool_geometry(node, shapes)
+        if not geometry:
             continue
+        x, kernel, strides, dilations, pads = geometry
         n = len(kernel)
-        strides = attr(node, "strides", None) or [1] * n
-        if any(d != 1 for d in (attr(node, "dilations", None) or [1] * n)):
+        if any(d != 1 for d in dilations):
             continue
-        valid = attr(node, "auto_pad", "NOTSET") == "VALID"
-        pads = [0] * (2 * n) if valid else list(attr(node, "pads", None) or [0] * (2 * n))
+        if attr(node, "auto_pad", "NOTSET") == "VALID":
+            pads = [0] * (2 * n)
         include = bool(attr(node, "count_include_pad", 0))
         spatial = x[-n:]
         outs, extra = [], []
