@@ -26,6 +26,7 @@ struct Node {
   SmallVector<unsigned> succ;     // consumer nodes
   SmallVector<unsigned> outputs;  // channel indices, in port order
   SmallVector<int64_t> joinBurst; // per input port (kJoinBurstAttr)
+  SmallVector<int64_t> portElements; // per port (kPortElementsAttr), if set
 };
 
 } // namespace
@@ -71,6 +72,8 @@ SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph, const InFlight &inFlight) {
       n.inputElements = intAttr(n.process, kInputElementsAttr, 0);
       if (auto burst = n.process->getAttrOfType<DenseI64ArrayAttr>(kJoinBurstAttr))
         n.joinBurst.assign(burst.asArrayRef().begin(), burst.asArrayRef().end());
+      if (auto totals = n.process->getAttrOfType<DenseI64ArrayAttr>(kPortElementsAttr))
+        n.portElements.assign(totals.asArrayRef().begin(), totals.asArrayRef().end());
     }
     unsigned inPort = 0;
     for (Value port : inst.getPorts()) {
@@ -135,7 +138,13 @@ SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph, const InFlight &inFlight) {
         return 0;
       const Node &join = nodes[*consumer[c]];
       unsigned port = consumerPort[c];
-      return port < join.joinBurst.size() ? scaled(join.joinBurst[port], join) : 0;
+      if (port >= join.joinBurst.size())
+        return 0;
+      // Bursts count elements of their own port's input, which may be
+      // smaller than the join's largest.
+      if (port < join.portElements.size() && join.portElements[port] > 0)
+        return ceilDiv(join.joinBurst[port] * numel, join.portElements[port]);
+      return scaled(join.joinBurst[port], join);
     };
     SmallVector<int64_t> lag;
     for (auto [b, c] : llvm::enumerate(fork.outputs)) {

@@ -66,8 +66,13 @@ pub const TORCH_TO_LINALG: &str =
 /// models), run on every ONNX and torch import.
 pub const QUANTIZE_INTEGER: &str = "builtin.module(func.func(ming-quantize-integer))";
 
-/// The model preparation script, run with the front end's Python.
-const PREPARE_ONNX: &str = include_str!("prepare_onnx.py");
+/// The model preparation scripts, run with the front end's Python from one
+/// directory (prepare_onnx.py imports the others).
+const PREPARE_SCRIPTS: [(&str, &str); 3] = [
+    ("prepare_onnx.py", include_str!("prepare_onnx.py")),
+    ("onnx_util.py", include_str!("onnx_util.py")),
+    ("onnx_windows.py", include_str!("onnx_windows.py")),
+];
 
 /// What the user says about the model beyond its path.
 #[derive(Debug, Clone, Default)]
@@ -303,8 +308,11 @@ pub fn import(input: &str, options: &ImportOptions) -> Result<Imported, Frontend
 /// symbolic dimensions fixed. Its remarks and warnings are the user's, located
 /// at the model; its errors become the import's error.
 fn prepare(python: &Path, input: &str, kind: Kind, options: &ImportOptions, scratch: &Path, stem: &str) -> Result<PathBuf, FrontendError> {
+    for (name, text) in PREPARE_SCRIPTS {
+        let path = scratch.join(name);
+        std::fs::write(&path, text).map_err(|e| FrontendError::Input(format!("cannot write {}: {e}", path.display())))?;
+    }
     let script = scratch.join("prepare_onnx.py");
-    std::fs::write(&script, PREPARE_ONNX).map_err(|e| FrontendError::Input(format!("cannot write {}: {e}", script.display())))?;
     let out = scratch.join(format!("{stem}.prepared.onnx"));
     let mut args: Vec<std::ffi::OsString> = vec![script.clone().into(), input.into(), out.clone().into()];
     for shape in &options.input_shapes {

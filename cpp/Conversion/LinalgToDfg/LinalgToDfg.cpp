@@ -831,6 +831,18 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
       inputNumel = std::max(inputNumel,
                             cast<RankedTensorType>(operand.source.getType()).getNumElements());
   setLookahead(proc, lookaheadElements(op, info, inputs, outOrder), inputNumel);
+  if (window) {
+    // A window over folded padding pulls under conditions: per loop iteration
+    // its accesses vary, and only the totals bound its ports' lanes.
+    SmallVector<int64_t> totals;
+    for (const Operand &operand : inputs)
+      if (operand.role == Role::Stream)
+        totals.push_back(cast<RankedTensorType>(operand.source.getType()).getNumElements());
+    if (init.role == Role::Stream)
+      totals.push_back(cast<RankedTensorType>(init.source.getType()).getNumElements());
+    totals.push_back(resultType.getNumElements());
+    proc->setAttr(ming::cost::kPortElementsAttr, b.getDenseI64ArrayAttr(totals));
+  }
   return success();
 }
 
@@ -949,6 +961,11 @@ LogicalResult GraphBuilder::lowerConcat(tensor::ConcatOp op) {
     largest = std::max(largest, t.getNumElements());
   setLookahead(proc, 0, largest);
   proc->setAttr(ming::cost::kJoinBurstAttr, b.getDenseI64ArrayAttr(bursts));
+  SmallVector<int64_t> totals;
+  for (RankedTensorType t : types)
+    totals.push_back(t.getNumElements());
+  totals.push_back(resultType.getNumElements());
+  proc->setAttr(ming::cost::kPortElementsAttr, b.getDenseI64ArrayAttr(totals));
   return success();
 }
 

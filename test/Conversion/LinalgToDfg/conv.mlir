@@ -24,7 +24,8 @@
 // CHECK-LABEL: dfg.process @window1
 // First output after padded row 0, real row 0 (6 pixels) and 2 pixels of row
 // 1, 2 more pixels ahead at row starts, 2 channels: (6 + 2 + 2) x 2 = 20.
-// CHECK-SAME: attributes {kind = #dfg.kind<sliding_window>, ming.input_elements = 72 : i64, ming.lookahead = 20 : i64}
+// The ports move 72 and 144 elements in all (the padding is never pulled).
+// CHECK-SAME: attributes {kind = #dfg.kind<sliding_window>, ming.input_elements = 72 : i64, ming.lookahead = 20 : i64, ming.port_elements = array<i64: 72, 144>}
 // Line buffer: K-1 = 2 rows of the padded width 8, 2 channels; window 3x3x2.
 // CHECK-DAG: memref.alloca() {ming.partition_complete_dims = array<i64: 1>} : memref<2x8x2xf32>
 // CHECK-DAG: memref.alloca() {ming.partition_complete_dims = array<i64: 1, 2>} : memref<3x3x2xf32>

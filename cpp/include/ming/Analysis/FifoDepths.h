@@ -25,8 +25,9 @@ inline constexpr llvm::StringLiteral kInputElementsAttr = "ming.input_elements";
 /// elements it pulls from that port while the other ports wait. The branches
 /// feeding the other ports lag by that much.
 inline constexpr llvm::StringLiteral kJoinBurstAttr = "ming.join_burst";
-/// Per port of a process that pushes or pulls under conditions (a slice):
-/// the elements the port moves in all, which the DSE's lanes must divide.
+/// Per port of a process that pushes or pulls under conditions (a slice) or
+/// joins inputs of different sizes (a concat): the elements the port moves in
+/// all, which the DSE's lanes must divide.
 inline constexpr llvm::StringLiteral kPortElementsAttr = "ming.port_elements";
 
 /// An output channel of a fork: the elements (of the forked tensor) the other
