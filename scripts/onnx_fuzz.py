@@ -455,6 +455,8 @@ def run_case(seed, index, work, ming, timeout):
             return "OVER", signature(msg), text, extra
         if "error:" not in msg:
             return "FAIL", f"exit 1 without an error message: {msg.strip()[:200]}", text, extra
+        if "deadlocks in simulation" in msg:  # a valid model's design must not
+            return "FAIL", f"deadlock: {signature(msg)}", text, extra
         located = re.search(r"(^|\n)\S+:\d+:\d+: error:|loc\(|error: .*(at|in) ", msg) or "ming-opt: error:" not in msg
         named = any(re.search(rf"\b{op}\b", msg, re.I) for op in ops)
         note = ("" if named else " [no ONNX op named]") + ("" if located else " [no location]")
