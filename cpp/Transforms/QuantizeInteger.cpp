@@ -417,6 +417,69 @@ struct QInfo {
   int64_t zp;
 };
 
+/// An elementwise clamp of one float tensor by constants (ReLU as IREE
+/// writes it, cmpf + select; Clip as max/min): its input and bounds.
+struct Clamp {
+  Value input;
+  std::optional<double> lo, hi;
+};
+
+std::optional<Clamp> clampOf(Value v) {
+  auto g = v.getDefiningOp<linalg::GenericOp>();
+  if (!g || !isElementwise(g) || g.getNumDpsInputs() != 1 || !isa<FloatType>(elementTypeOf(v)) ||
+      !isa<FloatType>(elementTypeOf(g.getDpsInputOperand(0)->get())) ||
+      !g.getMatchingIndexingMap(g.getDpsInputOperand(0)).isIdentity())
+    return std::nullopt;
+  Clamp c{g.getDpsInputOperand(0)->get(), std::nullopt, std::nullopt};
+  Value arg = g.getBody()->getArgument(0);
+  Value x = cast<linalg::YieldOp>(g.getBody()->getTerminator()).getOperand(0);
+  auto lower = [&](double k) { c.lo = c.lo ? std::max(*c.lo, k) : k; };
+  auto upper = [&](double k) { c.hi = c.hi ? std::min(*c.hi, k) : k; };
+  while (x != arg) {
+    Operation *op = x.getDefiningOp();
+    if (!op || op->getBlock() != g.getBody())
+      return std::nullopt;
+    if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MinimumFOp, arith::MinNumFOp>(op)) {
+      std::optional<double> k = scalarConstant(op->getOperand(1));
+      Value rest = op->getOperand(0);
+      if (!k) {
+        k = scalarConstant(op->getOperand(0));
+        rest = op->getOperand(1);
+      }
+      if (!k)
+        return std::nullopt;
+      isa<arith::MaximumFOp, arith::MaxNumFOp>(op) ? lower(*k) : upper(*k);
+      x = rest;
+      continue;
+    }
+    // select(x > k, x, k) = max(x, k); select(x < k, x, k) = min(x, k).
+    auto sel = dyn_cast<arith::SelectOp>(op);
+    auto cmp = sel ? sel.getCondition().getDefiningOp<arith::CmpFOp>() : nullptr;
+    if (!cmp || cmp.getLhs() != sel.getTrueValue())
+      return std::nullopt;
+    std::optional<double> k = scalarConstant(cmp.getRhs());
+    std::optional<double> other = scalarConstant(sel.getFalseValue());
+    if (!k || !other || *k != *other)
+      return std::nullopt;
+    switch (cmp.getPredicate()) {
+    case arith::CmpFPredicate::OGT: case arith::CmpFPredicate::UGT:
+    case arith::CmpFPredicate::OGE: case arith::CmpFPredicate::UGE:
+      lower(*k);
+      break;
+    case arith::CmpFPredicate::OLT: case arith::CmpFPredicate::ULT:
+    case arith::CmpFPredicate::OLE: case arith::CmpFPredicate::ULE:
+      upper(*k);
+      break;
+    default:
+      return std::nullopt;
+    }
+    x = sel.getTrueValue();
+  }
+  if (!c.lo && !c.hi)
+    return std::nullopt;
+  return c;
+}
+
 struct Rewriter {
   func::FuncOp func;
   OpBuilder b;
@@ -466,10 +529,10 @@ struct Rewriter {
       int64_t qp;
       if (*p == 0)
         qp = src->zp;
-      else if (std::isinf(*p) && *p < 0)
-        qp = qmin; // for max pooling: below every quantised value
+      else if (*p <= -std::numeric_limits<float>::max())
+        qp = qmin; // -inf or the least float, for max pooling: below every quantised value
       else {
-        fail("a pad value other than 0 and -inf");
+        fail("a pad value other than 0, the least float and -inf");
         return std::nullopt;
       }
       Value cst = arith::ConstantOp::create(b, loc, b.getIntegerAttr(intType, qp));
@@ -772,11 +835,24 @@ struct Rewriter {
   }
 
   /// The integer value replacing anchor `qop`, or nullopt with `why` set.
-  std::optional<Value> rewriteAnchor(linalg::GenericOp qop, const Quant &q) {
+  std::optional<Value> rewriteAnchor(linalg::GenericOp qop, const Quant &anchor) {
     why.clear();
     Value in = qop.getDpsInputOperand(0)->get();
     Type outElem = elementTypeOf(qop.getResult(0));
     b.setInsertionPoint(qop);
+    // Quantising is monotone, so Q(clamp(y, a, b)) = clamp(Q(y), Q(a), Q(b)):
+    // a ReLU or clip before the quantize narrows its integer bounds.
+    Quant q = anchor;
+    while (auto bounds = clampOf(in)) {
+      auto quantised = [&](double x) {
+        return std::clamp<int64_t>(static_cast<int64_t>(std::nearbyint(x / q.scale)) + q.zp, q.lo, q.hi);
+      };
+      if (bounds->lo)
+        q.lo = std::max(q.lo, quantised(*bounds->lo));
+      if (bounds->hi)
+        q.hi = std::min(q.hi, quantised(*bounds->hi));
+      in = bounds->input;
+    }
     Operation *def = in.getDefiningOp();
     // A quantised value re-quantised: the same i8 values, or a rescale.
     if (matchDequant(in) || isa_and_nonnull<tensor::PadOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def) ||

@@ -71,8 +71,11 @@ def QuantizeInteger : Pass<"ming-quantize-integer", "mlir::func::FuncOp"> {
       and zero point (through pads, reshapes and max pooling, which are
       carried out on the i8 values): the i8 tensor itself.
 
-    ReLU and Clip need nothing: the quantiser folds them into the output
-    clamp. The model's interface stays: the quantize of a function argument
+    ReLU and Clip need nothing when the quantiser already folds them into
+    its output clamp; where they stand between the arithmetic and the
+    quantize (tf2onnx's int8 TFLite), quantising being monotone,
+    `Q(clamp(y, a, b)) = clamp(Q(y), Q(a), Q(b))` narrows the
+    requantisation's bounds. The model's interface stays: the quantize of a function argument
     and the dequantize of a result stay float; between them the datapath is
     integer. A quantize that cannot be rewritten keeps its float path with a
     warning at it (an error with `strict`). Functions without quantize ops
