@@ -110,15 +110,26 @@ def canonical_pools(model):
             continue
         heads = [a[0] for a in axes]
         outs = [a[2] for a in axes]
-        fits = [fit(spatial[i], heads[i], outs[i], kernel[i], strides[i], dilations[i]) for i in range(n)]
-        lead = len(x) - n
-        e = Emitter(graph, nodes, (node.name or node.output[0]) + "_exact")
+        # The cells a window may read: onnxruntime's dilated averages also stop
+        # at in + pad_tail where that padding is negative (SAME, stride above
+        # the kernel); which of the two it does is checked on it.
+        sizes = list(spatial)
         scale = None
         if node.op_type == "AveragePool":
-            scale = average_scale(node, opset, model.ir_version, spatial, heads, outs, kernel, strides, dilations)
+            tried = [sizes]
+            if any(a[1] < 0 for a in axes):
+                tried.append([spatial[i] + min(0, axes[i][1]) for i in range(n)])
+            for sizes in tried:
+                scale = average_scale(node, opset, model.ir_version, spatial, sizes, heads, outs, kernel, strides,
+                                      dilations, last=sizes is tried[-1])
+                if scale is not None:
+                    break
+        fits = [fit(sizes[i], heads[i], outs[i], kernel[i], strides[i], dilations[i]) for i in range(n)]
+        lead = len(x) - n
+        e = Emitter(graph, nodes, (node.name or node.output[0]) + "_exact")
         v = node.input[0]
-        if any(f[0] or f[1] for f in fits):
-            v = e.slice(v, [f[0] for f in fits], [spatial[i] - fits[i][1] for i in range(n)],
+        if any(f[0] or f[1] or sizes[i] != spatial[i] for i, f in enumerate(fits)):
+            v = e.slice(v, [f[0] for f in fits], [sizes[i] - fits[i][1] for i in range(n)],
                         list(range(lead, lead + n)))
         if any(f[2] or f[3] for f in fits):
             # MaxPool pads with the least value of the type, which onnxruntime starts from.
@@ -155,11 +166,12 @@ def canonical_pools(model):
     return changed
 
 
-def average_scale(node, opset, ir_version, spatial, heads, outs, kernel, strides, dilations):
+def average_scale(node, opset, ir_version, spatial, sizes, heads, outs, kernel, strides, dilations, last):
     """Per output position, the factor onnxruntime multiplies the window sum
-    by (1 / its divisor). Probed on this pool alone: ones give taps / divisor,
-    and a random input checks that onnxruntime sums exactly the windows
-    assumed here."""
+    by (1 / its divisor), the windows reading the first `sizes` cells of each
+    axis. Probed on this pool alone: ones give taps / divisor, and a random
+    input checks that onnxruntime sums exactly those windows (else None, or
+    a refusal when `last`)."""
     import numpy as np
     from onnx import TensorProto, helper
     ort = need("onnxruntime", "onnxruntime", "An AveragePool with padding, ceil_mode or dilations")
@@ -183,8 +195,8 @@ def average_scale(node, opset, ir_version, spatial, heads, outs, kernel, strides
     if list(y.shape[1:]) != outs:
         fail(f"{where(node)}: onnxruntime gives an output of {list(y.shape[1:])} cells, not {outs}")
     # Window sums over zero padding: count of cells inside the input, and the sum.
-    fits = [fit(spatial[i], heads[i], outs[i], kernel[i], strides[i], dilations[i]) for i in range(n)]
-    window = tuple(slice(f[0], spatial[i] - f[1]) for i, f in enumerate(fits))
+    fits = [fit(sizes[i], heads[i], outs[i], kernel[i], strides[i], dilations[i]) for i in range(n)]
+    window = tuple(slice(f[0], sizes[i] - f[1]) for i, f in enumerate(fits))
     pad = [(f[2], f[3]) for f in fits]
     sums = []
     for img in x[:, 0]:
@@ -199,6 +211,8 @@ def average_scale(node, opset, ir_version, spatial, heads, outs, kernel, strides
         scale = np.where(count > 0, y[0] / np.where(count > 0, count, 1), y[0])
     got = total * scale
     if not np.allclose(got, y[1], rtol=1e-4, atol=1e-5, equal_nan=True):
+        if not last:
+            return None
         fail(f"{where(node)}: onnxruntime averages other cells than the windows of the ONNX specification "
              f"here (attributes {sorted(attrs)}); ming does not reproduce that")
     return scale.astype(np.float64)
