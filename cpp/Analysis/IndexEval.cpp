@@ -1,0 +1,136 @@
+// Integer evaluation of index arithmetic (loop bounds, window conditions) for
+// the cost model: what an SSA index value is when the induction variables
+// around it are known.
+#include "ProcessModel.h"
+
+#include "ming/Analysis/CostModel.h"
+#include "ming/Analysis/FifoDepths.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <set>
+
+using namespace mlir;
+
+namespace ming::cost {
+
+//===----------------------------------------------------------------------===//
+// Integer evaluation of index arithmetic (loop bounds, window conditions)
+//===----------------------------------------------------------------------===//
+
+
+std::optional<int64_t> evalInt(Value v, const Known &known, int depth) {
+  if (auto it = known.find(v); it != known.end())
+    return it->second;
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 32)
+    return std::nullopt;
+  // arith.constant read directly: matchPattern folds, and this runs for every
+  // condition of every iteration the first-output search tries.
+  if (auto c = dyn_cast<arith::ConstantOp>(def)) {
+    auto attr = dyn_cast<IntegerAttr>(c.getValue());
+    if (!attr)
+      return std::nullopt;
+    const APInt &cst = attr.getValue();
+    return v.getType().isInteger(1) ? int64_t(cst.getBoolValue()) : cst.getSExtValue();
+  }
+  APInt cst;
+  if (def->hasTrait<OpTrait::ConstantLike>() && matchPattern(v, m_ConstantInt(&cst)))
+    return v.getType().isInteger(1) ? int64_t(cst.getBoolValue()) : cst.getSExtValue();
+  auto arg = [&](unsigned i) { return evalInt(def->getOperand(i), known, depth + 1); };
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp>(def))
+    return arg(0);
+  if (def->getNumOperands() == 3 && isa<arith::SelectOp>(def)) {
+    auto c = arg(0);
+    if (!c)
+      return std::nullopt;
+    return *c ? arg(1) : arg(2);
+  }
+  if (def->getNumOperands() != 2)
+    return std::nullopt;
+  auto a = arg(0);
+  if (!a)
+    return std::nullopt;
+  // Short-circuit booleans: a false operand decides andi, a true one ori.
+  if (isa<arith::AndIOp>(def) && v.getType().isInteger(1) && *a == 0)
+    return 0;
+  if (isa<arith::OrIOp>(def) && v.getType().isInteger(1) && *a != 0)
+    return 1;
+  auto b = arg(1);
+  if (!b)
+    return std::nullopt;
+  int64_t x = *a, y = *b;
+  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(def)
+      .Case([&](arith::AddIOp) { return x + y; })
+      .Case([&](arith::SubIOp) { return x - y; })
+      .Case([&](arith::MulIOp) { return x * y; })
+      .Case([&](arith::DivSIOp) -> std::optional<int64_t> {
+        return y ? std::optional<int64_t>(x / y) : std::nullopt;
+      })
+      .Case([&](arith::DivUIOp) -> std::optional<int64_t> {
+        return y ? std::optional<int64_t>(int64_t(uint64_t(x) / uint64_t(y))) : std::nullopt;
+      })
+      .Case([&](arith::RemSIOp) -> std::optional<int64_t> {
+        return y ? std::optional<int64_t>(x % y) : std::nullopt;
+      })
+      .Case([&](arith::RemUIOp) -> std::optional<int64_t> {
+        return y ? std::optional<int64_t>(int64_t(uint64_t(x) % uint64_t(y))) : std::nullopt;
+      })
+      .Case([&](arith::FloorDivSIOp) -> std::optional<int64_t> {
+        if (!y)
+          return std::nullopt;
+        int64_t q = x / y;
+        return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+      })
+      .Case([&](arith::AndIOp) { return x & y; })
+      .Case([&](arith::OrIOp) { return x | y; })
+      .Case([&](arith::XOrIOp) { return x ^ y; })
+      .Case([&](arith::MaxSIOp) { return std::max(x, y); })
+      .Case([&](arith::MinSIOp) { return std::min(x, y); })
+      .Case([&](arith::ShLIOp) { return x << y; })
+      .Case([&](arith::ShRSIOp) { return x >> y; })
+      .Case([&](arith::CmpIOp cmp) -> std::optional<int64_t> {
+        uint64_t ux = x, uy = y;
+        switch (cmp.getPredicate()) {
+        case arith::CmpIPredicate::eq: return x == y;
+        case arith::CmpIPredicate::ne: return x != y;
+        case arith::CmpIPredicate::slt: return x < y;
+        case arith::CmpIPredicate::sle: return x <= y;
+        case arith::CmpIPredicate::sgt: return x > y;
+        case arith::CmpIPredicate::sge: return x >= y;
+        case arith::CmpIPredicate::ult: return ux < uy;
+        case arith::CmpIPredicate::ule: return ux <= uy;
+        case arith::CmpIPredicate::ugt: return ux > uy;
+        case arith::CmpIPredicate::uge: return ux >= uy;
+        }
+        return std::nullopt;
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+Bounds loopBounds(scf::ForOp loop) {
+  Bounds b;
+  auto lb = getConstantIntValue(loop.getLowerBound());
+  auto ub = getConstantIntValue(loop.getUpperBound());
+  auto step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0) {
+    b.constant = false;
+    return b;
+  }
+  b.lb = *lb;
+  b.step = *step;
+  b.trip = *ub > *lb ? ceilDiv(*ub - *lb, *step) : 0;
+  return b;
+}
+
+} // namespace ming::cost

@@ -1,0 +1,185 @@
+// The operation table of the cost model: latency, DSPs and pipelining of each
+// arithmetic op by type and width (docs/cost-model.md, "Operations"), and
+// BRAM18K sizing of buffers and FIFOs.
+#include "ProcessModel.h"
+
+#include "ming/Analysis/CostModel.h"
+#include "ming/Analysis/FifoDepths.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <set>
+
+using namespace mlir;
+
+namespace ming::cost {
+
+//===----------------------------------------------------------------------===//
+// Operation table
+//===----------------------------------------------------------------------===//
+
+int64_t multiplierDsp(unsigned wa, unsigned wb, unsigned wr) {
+  if (wa < wb)
+    std::swap(wa, wb);
+  if (wb == 0)
+    return 0;
+  if (wa <= 27 && wb <= 18)
+    return 1;
+  // Signed operands split into 26-bit (A port) and 17-bit (B port) unsigned
+  // slices; slice (i, j) contributes from bit 26i + 17j on, so slices past
+  // the result width need no DSP (UG579, wide multipliers by cascading).
+  int64_t na = ceilDiv(wa, 26), nb = ceilDiv(wb, 17), tiles = 0;
+  for (int64_t i = 0; i < na; ++i)
+    for (int64_t j = 0; j < nb; ++j)
+      if (26 * i + 17 * j < int64_t(wr))
+        ++tiles;
+  return std::max<int64_t>(tiles, 1);
+}
+
+unsigned bitWidth(Type type) {
+  if (type.isIndex())
+    return 32; // index prints as int in the HLS C++
+  if (type.isIntOrFloat())
+    return type.getIntOrFloatBitWidth();
+  return 32;
+}
+
+/// Signed bits needed for a constant.
+static unsigned constantBits(const APInt &value) {
+  return std::max<unsigned>(1, value.getSignificantBits());
+}
+
+/// Width a multiplier operand really needs: through extensions, constants.
+static unsigned effectiveWidth(Value v) {
+  if (Operation *def = v.getDefiningOp()) {
+    if (isa<arith::ExtSIOp, arith::ExtUIOp>(def)) {
+      unsigned w = bitWidth(def->getOperand(0).getType());
+      return isa<arith::ExtUIOp>(def) ? w + 1 : w; // unsigned into a signed port
+    }
+    APInt value;
+    if (matchPattern(v, m_ConstantInt(&value)))
+      return constantBits(value);
+  }
+  return bitWidth(v.getType());
+}
+
+static std::string floatName(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  type.print(os);
+  return s;
+}
+
+OpCost operationCost(Operation *op) {
+  OpCost c;
+  Type type = op->getNumResults() ? op->getResult(0).getType()
+                                  : (op->getNumOperands() ? op->getOperand(0).getType() : Type());
+  auto named = [&](llvm::StringRef base, Type t) {
+    return (base + " " + floatName(t)).str();
+  };
+  // Floating point: Vitis HLS operator cores at 200 MHz on UltraScale+.
+  auto flt = [&](llvm::StringRef base, Type t, int64_t dsp32, int64_t lat32, int64_t dsp64,
+                 int64_t lat64, int64_t dsp16, int64_t lat16) {
+    c.kind = named(base, t);
+    unsigned w = bitWidth(t);
+    if (w >= 64) {
+      c.dsp = dsp64;
+      c.latency = lat64;
+    } else if (w <= 16) {
+      c.dsp = dsp16;
+      c.latency = lat16;
+    } else {
+      c.dsp = dsp32;
+      c.latency = lat32;
+    }
+  };
+  Type operandType = op->getNumOperands() ? op->getOperand(0).getType() : type;
+  llvm::TypeSwitch<Operation *>(op)
+      .Case<arith::MulFOp>([&](auto) { flt("mulf", type, 3, 3, 11, 5, 2, 3); })
+      .Case<arith::AddFOp, arith::SubFOp>([&](auto) { flt("addf", type, 2, 4, 3, 5, 2, 4); })
+      .Case<arith::DivFOp>([&](auto) { flt("divf", type, 0, 10, 0, 22, 0, 6); })
+      .Case<math::SqrtOp>([&](auto) { flt("sqrtf", type, 0, 10, 0, 22, 0, 6); })
+      .Case<math::ExpOp>([&](auto) { flt("expf", type, 7, 10, 26, 20, 4, 6); })
+      .Case<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp>(
+          [&](auto) { flt("maxf", type, 0, 1, 0, 1, 0, 1); })
+      .Case<arith::CmpFOp>([&](auto) { flt("cmpf", operandType, 0, 1, 0, 1, 0, 1); })
+      .Case<arith::NegFOp, math::AbsFOp>([&](auto) { flt("negf", type, 0, 0, 0, 0, 0, 0); })
+      .Case<arith::SIToFPOp, arith::UIToFPOp>([&](auto) { flt("itofp", type, 0, 4, 0, 5, 0, 3); })
+      .Case<arith::FPToSIOp, arith::FPToUIOp>(
+          [&](auto) { flt("fptoi", operandType, 0, 4, 0, 5, 0, 3); })
+      .Case<arith::ExtFOp, arith::TruncFOp>([&](auto) { flt("fpconv", type, 0, 2, 0, 2, 0, 2); })
+      .Case<arith::MulIOp>([&](arith::MulIOp mul) {
+        unsigned wa = effectiveWidth(mul.getLhs()), wb = effectiveWidth(mul.getRhs());
+        unsigned wr = bitWidth(type);
+        wa = std::min(wa, wr);
+        wb = std::min(wb, wr);
+        c.kind = "muli " + std::to_string(std::max(wa, wb)) + "x" +
+                 std::to_string(std::min(wa, wb)) + "->" + std::to_string(wr);
+        // A multiplication by a power of two is a shift: wiring.
+        APInt value;
+        for (Value operand : {mul.getLhs(), mul.getRhs()})
+          if (matchPattern(operand, m_ConstantInt(&value)) && (value.isPowerOf2() || value.isZero())) {
+            c.kind = "muli pow2";
+            c.latency = 0;
+            return;
+          }
+        c.dsp = multiplierDsp(wa, wb, wr);
+        c.latency = c.dsp > 1 ? 3 : 2;
+      })
+      .Case<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp, arith::FloorDivSIOp,
+            arith::CeilDivSIOp>([&](auto) {
+        c.kind = "divi " + std::to_string(bitWidth(type));
+        c.latency = bitWidth(type) + 4; // radix-2 divider, one bit per cycle
+      })
+      .Case<arith::AddIOp, arith::SubIOp, arith::CmpIOp, arith::AndIOp, arith::OrIOp,
+            arith::XOrIOp, arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp,
+            arith::ShLIOp, arith::ShRSIOp, arith::ShRUIOp, arith::SelectOp>([&](Operation *o) {
+        c.kind = o->getName().stripDialect().str() + " " + std::to_string(bitWidth(operandType));
+        c.latency = 1;
+      })
+      .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp,
+            arith::IndexCastUIOp, arith::BitcastOp>([&](Operation *o) {
+        c.kind = "cast";
+        c.latency = 0;
+      })
+      .Default([&](Operation *o) {
+        c.kind = o->getName().getStringRef().str();
+        c.latency = 1;
+        c.known = false;
+      });
+  return c;
+}
+
+//===----------------------------------------------------------------------===//
+// BRAM shapes
+//===----------------------------------------------------------------------===//
+
+int64_t bram18kBlocks(int64_t words, int64_t width) {
+  if (words <= 0 || width <= 0)
+    return 0;
+  // (depth, width) of one RAMB18E2 (UG573); 512x36 in simple dual-port mode.
+  static constexpr std::pair<int64_t, int64_t> shapes[] = {
+      {16384, 1}, {8192, 2}, {4096, 4}, {2048, 9}, {1024, 18}, {512, 36}};
+  int64_t best = INT64_MAX;
+  for (auto [d, w] : shapes)
+    best = std::min(best, ceilDiv(width, w) * ceilDiv(words, d));
+  return best;
+}
+
+int64_t channelBram18k(int64_t lanes, int64_t depth, int64_t width, const CostOptions &options) {
+  if (depth <= options.srlMaxDepth || depth * width <= options.srlMaxBits)
+    return 0;
+  return lanes * bram18kBlocks(depth, width);
+}
+
+} // namespace ming::cost

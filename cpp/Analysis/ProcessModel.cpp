@@ -1,0 +1,455 @@
+// The process model's structure (loops, buffers, events) and cycle counts
+// (pipelined loops, sequential blocks, condition frequencies); the walk of
+// one pipelined body is in Walker.cpp, first and last events in
+// EventSearch.cpp.
+#include "ProcessModel.h"
+
+#include "ming/Analysis/CostModel.h"
+#include "ming/Analysis/FifoDepths.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <set>
+
+using namespace mlir;
+
+namespace ming::cost {
+
+//===----------------------------------------------------------------------===//
+// Structure
+//===----------------------------------------------------------------------===//
+
+void ProcessModel::collectLoops() {
+  unsigned next = 0;
+  process.getBody().walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
+    unsigned id = next++;
+    loopIds[loop] = id;
+    ResolvedLoop r;
+    r.id = id;
+    r.bounds = loopBounds(loop);
+    if (!r.bounds.constant) {
+      result.notes.push_back("L" + std::to_string(id) + ": dynamic bounds, counted as one iteration");
+    }
+    LoopChoice choice;
+    if (auto it = config.loops.find(id); it != config.loops.end())
+      choice = it->second;
+    auto attrInt = [&](llvm::StringRef name) -> std::optional<int64_t> {
+      if (auto a = loop->getAttrOfType<IntegerAttr>(name))
+        return a.getInt();
+      return std::nullopt;
+    };
+    int64_t unroll = choice.unroll.value_or(attrInt(kUnroll).value_or(1));
+    r.unroll = unroll <= 0 ? std::max<int64_t>(r.bounds.trip, 1)
+                           : std::min(unroll, std::max<int64_t>(r.bounds.trip, 1));
+    r.pipelined = choice.pipeline.value_or(loop->hasAttr(kPipelineII));
+    r.ii = std::max<int64_t>(1, choice.ii.value_or(attrInt(kPipelineII).value_or(1)));
+    resolved[loop] = r;
+  });
+}
+
+int ProcessModel::findBuffer(Value memref, unsigned *argNo) {
+  if (auto arg = dyn_cast<BlockArgument>(memref)) {
+    if (arg.getOwner()->getParentOp() == process.getOperation()) {
+      *argNo = arg.getArgNumber();
+      return -2; // external memory
+    }
+    return -1;
+  }
+  Operation *def = memref.getDefiningOp();
+  if (auto alloca = dyn_cast_or_null<memref::AllocaOp>(def)) {
+    auto it = allocaBuffer.find(alloca);
+    return it == allocaBuffer.end() ? -1 : int(it->second);
+  }
+  if (auto global = dyn_cast_or_null<memref::GetGlobalOp>(def)) {
+    auto it = globalBuffer.find(global.getName().str());
+    return it == globalBuffer.end() ? -1 : int(it->second);
+  }
+  return -1;
+}
+
+void ProcessModel::collectBuffers() {
+  auto layout = [&](Buffer &b, MemRefType type) {
+    b.shape.assign(type.getShape().begin(), type.getShape().end());
+    b.width = bitWidth(type.getElementType());
+    b.elements = type.hasStaticShape() ? type.getNumElements() : 1;
+    b.irBanks = 1;
+    for (unsigned d : b.partDims)
+      if (d < b.shape.size())
+        b.irBanks *= b.shape[d];
+    int64_t words = ceilDiv(b.elements, b.irBanks);
+    b.loadLatency = words <= 1 ? 0 : words * b.width <= options.lutramMaxBits ? kLatLutram : kLatBram;
+  };
+  process.getBody().walk([&](Operation *op) {
+    if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {
+      Buffer b;
+      b.anchor = op;
+      b.name = "alloca";
+      b.cyclic = op->hasAttr(kPartitionCyclic);
+      if (auto dims = op->getAttrOfType<DenseI64ArrayAttr>(kPartitionComplete))
+        for (int64_t d : dims.asArrayRef())
+          if (d >= 1)
+            b.partDims.push_back(unsigned(d - 1));
+      layout(b, alloca.getType());
+      allocaBuffer[op] = buffers.size();
+      buffers.push_back(std::move(b));
+    } else if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+      std::string name = global.getName().str();
+      if (globalBuffer.count(name))
+        return;
+      Buffer b;
+      b.anchor = op;
+      b.name = "@" + name;
+      b.rom = true;
+      auto sym = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(op, global.getNameAttr());
+      b.rom = !sym || sym.getConstant();
+      b.cyclic = op->hasAttr(kPartitionCyclic);
+      layout(b, global.getType());
+      globalBuffer[name] = buffers.size();
+      buffers.push_back(std::move(b));
+    }
+  });
+}
+
+std::optional<unsigned> ProcessModel::portArg(Value port) {
+  if (auto arg = dyn_cast<BlockArgument>(port))
+    if (arg.getOwner()->getParentOp() == process.getOperation())
+      return arg.getArgNumber();
+  return std::nullopt;
+}
+
+void ProcessModel::markEvents() {
+  bool anyPush = false;
+  process.getBody().walk([&](dfg::PushOp) { anyPush = true; });
+  process.getBody().walk([&](Operation *op) {
+    bool isEvent = isa<dfg::PushOp>(op);
+    if (!anyPush)
+      if (auto store = dyn_cast<memref::StoreOp>(op))
+        isEvent = isa<BlockArgument>(store.getMemRef()) &&
+                  cast<BlockArgument>(store.getMemRef()).getOwner()->getParentOp() ==
+                      process.getOperation();
+    if (isa<dfg::PullOp>(op))
+      for (Operation *p = op; p && p != process.getOperation(); p = p->getParentOp())
+        pullAncestors.insert(p);
+    if (!isEvent)
+      return;
+    for (Operation *p = op; p && p != process.getOperation(); p = p->getParentOp())
+      eventAncestors.insert(p);
+  });
+}
+
+bool ProcessModel::hasLoop(Block &block) {
+  for (Operation &op : block)
+    if (op.walk([](scf::ForOp) { return WalkResult::interrupt(); }).wasInterrupted())
+      return true;
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Loop and block cycles
+//===----------------------------------------------------------------------===//
+
+void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
+  const ResolvedLoop &r = resolved[loop];
+  WalkSummary local;
+  WalkSummary *sum = &local;
+  bool hit = false;
+  if (cache) {
+    auto [it, inserted] = cache->walks.try_emplace({loop.getOperation(), r.unroll});
+    sum = &it->second;
+    hit = !inserted;
+  }
+  if (!hit) {
+    Walker w(*this, /*skipLoops=*/false);
+    size_t notesBefore = result.notes.size();
+    SmallVector<int64_t> argArr(loop.getInitArgs().size(), 0),
+        argCar(loop.getInitArgs().size(), 0);
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (int64_t k = 0; k < r.unroll && !w.exhausted; ++k) {
+      w.loadKeys.clear(); // the pipelined IV differs between copies
+      w.opaque.clear();
+      for (auto [j, iterArg] : llvm::enumerate(loop.getRegionIterArgs()))
+        w.define(iterArg, argArr[j], argCar[j]);
+      w.walkBlock(*loop.getBody(), sum->counters);
+      for (auto [j, v] : llvm::enumerate(yield.getOperands())) {
+        argArr[j] = w.arr(v);
+        argCar[j] = w.car(v);
+      }
+    }
+    if (w.exhausted)
+      result.notes.push_back("L" + std::to_string(r.id) +
+                             ": unrolled body too large, counted in part");
+    sum->carried = argCar;
+    sum->maxArrival = w.maxArrival;
+    sum->firstEvent = w.firstEvent;
+    for (auto &[bi, counts] : sum->counters.banks)
+      sum->accessed.push_back(bi);
+    for (auto [bi, b] : llvm::enumerate(buffers))
+      if (b.accessed)
+        sum->accessed.push_back(bi);
+    sum->notes.assign(result.notes.begin() + notesBefore, result.notes.end());
+  } else {
+    for (unsigned bi : sum->accessed)
+      buffers[bi].accessed = true;
+    result.notes.append(sum->notes.begin(), sum->notes.end());
+  }
+  Counters &c = sum->counters;
+  SmallVector<int64_t> &argCar = sum->carried;
+  lc.iiRequested = r.ii;
+  lc.iiRecurrence = 0;
+  for (int64_t cr : argCar)
+    lc.iiRecurrence = std::max(lc.iiRecurrence, cr);
+  lc.iiPorts = 0;
+  std::string portWhy;
+  for (auto [arg, n] : c.ports) {
+    Type t = process.getArgument(arg).getType();
+    int64_t perCycle = 1;
+    if (auto in = dyn_cast<dfg::InputType>(t))
+      perCycle = in.getLanes();
+    else if (auto out = dyn_cast<dfg::OutputType>(t))
+      perCycle = out.getLanes();
+    else if (auto mem = dyn_cast<MemRefType>(t))
+      perCycle = std::max<int64_t>(1, options.axiBits / std::max<int64_t>(1, bitWidth(mem.getElementType())));
+    if (auto it = config.lanes.find(arg); it != config.lanes.end() && !isa<MemRefType>(t))
+      perCycle = std::max<int64_t>(1, it->second);
+    int64_t ii = ceilDiv(n, perCycle);
+    lc.portAccesses[arg] = n;
+    if (ii > lc.iiPorts) {
+      lc.iiPorts = ii;
+      portWhy = "port arg" + std::to_string(arg);
+    }
+  }
+  lc.iiMemory = 0;
+  std::string memWhy;
+  for (auto &[bi, counts] : c.banks) {
+    Buffer &buf = buffers[bi];
+    int64_t words = ceilDiv(buf.elements, buf.irBanks);
+    int64_t worst = counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
+    int64_t ii = words <= 1 ? 0 : ceilDiv(worst, options.memPorts);
+    // A buffer the DSE partitioned (ming.partition_cyclic, written from this
+    // same computation) counts as partitioned when the IR is estimated as is.
+    // Banks enough for the requested II, not for II 1: at II k a bank serves
+    // 2k accesses per iteration.
+    if (autoPartition || buf.cyclic) {
+      int64_t factor = ceilDiv(ii, std::max<int64_t>(lc.iiRequested, 1));
+      buf.autoFactor = std::max(buf.autoFactor, std::min(std::max<int64_t>(factor, 1), words));
+      continue;
+    }
+    if (ii > lc.iiMemory) {
+      lc.iiMemory = ii;
+      memWhy = "memory " + buf.name;
+    }
+  }
+  lc.ii = lc.iiRequested;
+  lc.iiLimiter = "request";
+  auto raise = [&](int64_t v, const std::string &why) {
+    if (v > lc.ii) {
+      lc.ii = v;
+      lc.iiLimiter = why;
+    }
+  };
+  raise(lc.iiRecurrence, "recurrence");
+  raise(lc.iiPorts, portWhy);
+  raise(lc.iiMemory, memWhy);
+  lc.depth = std::max<int64_t>(1, sum->maxArrival);
+  int64_t iters = ceilDiv(r.bounds.trip, r.unroll);
+  // The last iteration still needs its port accesses' cycles (a fully
+  // unrolled loop of 128 pulls on one lane takes 128 cycles, not its depth).
+  lc.cycles = iters > 0 ? (iters - 1) * lc.ii + std::max(lc.depth, lc.iiPorts) : 0;
+  lc.dsp = 0;
+  for (auto &[kind, v] : c.ops) {
+    lc.opCounts[kind] = v.first;
+    int64_t units = options.shareAcrossII ? ceilDiv(v.first, lc.ii) : v.first;
+    lc.dsp += units * v.second;
+  }
+  if (sum->firstEvent)
+    pushOffset[loop] = *sum->firstEvent;
+}
+
+int64_t ProcessModel::loopCycles(scf::ForOp loop) {
+  if (auto it = opCycles.find(loop); it != opCycles.end())
+    return it->second;
+  const ResolvedLoop &r = resolved[loop];
+  LoopCost &lc = result.loops[r.id];
+  lc.trip = r.bounds.trip;
+  lc.unroll = r.unroll;
+  lc.pipelined = r.pipelined;
+  if (r.pipelined) {
+    pipelineCost(loop, lc);
+    // Loops inside are fully unrolled.
+    loop.getBody()->walk([&](scf::ForOp inner) {
+      LoopCost &il = result.loops[loopIds[inner]];
+      il.insidePipeline = true;
+      il.pipelined = false;
+      il.unroll = il.trip = loopBounds(inner).trip;
+    });
+  } else if (scf::ForOp inner = perfectInner(loop)) {
+    // Loop flattening of a perfect nest around a pipeline (Vitis does it by
+    // default): one pipeline over the product of the trip counts.
+    loopCycles(inner);
+    const LoopCost &in = result.loops[loopIds[inner]];
+    int64_t innerIters = in.flatIters ? in.flatIters : ceilDiv(in.trip, in.unroll);
+    lc.flatIters = r.bounds.trip * innerIters;
+    lc.ii = in.ii;
+    lc.depth = in.depth;
+    lc.iterCycles = innerIters * in.ii;
+    lc.cycles = lc.flatIters > 0 ? (lc.flatIters - 1) * in.ii + std::max(in.depth, in.iiPorts) : 0;
+  } else {
+    int64_t iters = ceilDiv(r.bounds.trip, r.unroll);
+    int64_t iter;
+    if (!hasLoop(*loop.getBody())) {
+      // Straight-line body: its unrolled copies as one dataflow graph.
+      Walker w(*this, /*skipLoops=*/false);
+      Counters c;
+      for (int64_t k = 0; k < r.unroll; ++k)
+        w.walkBlock(*loop.getBody(), c);
+      for (auto &[kind, v] : c.ops) {
+        auto &slot = sequentialOps[kind];
+        slot.first = std::max(slot.first, v.first);
+        slot.second = v.second;
+        lc.opCounts[kind] = v.first;
+      }
+      iter = std::max<int64_t>(1, w.maxArrival);
+    } else {
+      // One state to enter/leave the body's loops, copies run one after another.
+      iter = r.unroll * seqBlock(*loop.getBody()) + 1;
+    }
+    lc.iterCycles = iter;
+    lc.cycles = iters * iter;
+  }
+  opCycles[loop] = lc.cycles;
+  return lc.cycles;
+}
+
+/// The only loop in the body of a sequential, not unrolled, `loop` without
+/// loop-carried values, when that loop is pipelined or itself such a nest.
+scf::ForOp ProcessModel::perfectInner(scf::ForOp loop) {
+  const ResolvedLoop &r = resolved[loop];
+  if (r.pipelined || r.unroll != 1 || !loop.getInitArgs().empty())
+    return {};
+  scf::ForOp inner;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (op.hasTrait<OpTrait::ConstantLike>())
+      continue;
+    auto f = dyn_cast<scf::ForOp>(op);
+    if (!f || inner || !f.getInitArgs().empty())
+      return {};
+    inner = f;
+  }
+  if (!inner)
+    return {};
+  if (resolved[inner].pipelined || perfectInner(inner))
+    return inner;
+  return {};
+}
+
+double ProcessModel::ifProbability(scf::IfOp op) {
+  if (!cache)
+    return countIfProbability(op);
+  auto it = cache->ifProbability.find(op);
+  if (it == cache->ifProbability.end())
+    it = cache->ifProbability.try_emplace(op, countIfProbability(op)).first;
+  return it->second;
+}
+
+double ProcessModel::countIfProbability(scf::IfOp op) {
+  // The loops whose induction variables decide the condition.
+  SmallVector<Value> work{op.getCondition()};
+  llvm::DenseSet<Value> seen;
+  SmallVector<scf::ForOp> loops;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg != loop.getInductionVar() || !loopBounds(loop).constant)
+        return 1.0;
+      loops.push_back(loop);
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getNumRegions() || def->getNumResults() != 1)
+      return 1.0;
+    if (!def->hasTrait<OpTrait::ConstantLike>() && !isa<arith::ArithDialect>(def->getDialect()))
+      return 1.0;
+    for (Value o : def->getOperands())
+      work.push_back(o);
+  }
+  int64_t total = 1;
+  SmallVector<Bounds> bounds;
+  for (scf::ForOp l : loops) {
+    bounds.push_back(loopBounds(l));
+    total *= std::max<int64_t>(1, bounds.back().trip);
+  }
+  // Counted per loop level, outermost first, over stretches and periods (see
+  // "Iteration search") when the condition has that form.
+  {
+    SmallVector<scf::ForOp> nest(loops.begin(), loops.end());
+    llvm::sort(nest, [](scf::ForOp a, scf::ForOp b) { return a->isProperAncestor(b); });
+    bool chain = true;
+    for (size_t i = 0; i + 1 < nest.size(); ++i)
+      chain &= nest[i]->isProperAncestor(nest[i + 1]);
+    Known known;
+    if (chain && llvm::all_of(bounds, [](const Bounds &b) { return b.trip > 0; }))
+      if (auto yes = countHolds(op.getCondition(), nest, 0, known))
+        return total ? double(*yes) / double(total) : 1.0;
+  }
+  if (total > enumBudget)
+    return 1.0;
+  enumBudget -= total;
+  int64_t yes = 0;
+  Known known;
+  for (int64_t n = 0; n < total; ++n) {
+    int64_t rest = n;
+    for (auto [l, b] : llvm::zip(loops, bounds)) {
+      known[l.getInductionVar()] = b.lb + (rest % std::max<int64_t>(1, b.trip)) * b.step;
+      rest /= std::max<int64_t>(1, b.trip);
+    }
+    auto v = evalInt(op.getCondition(), known);
+    if (!v)
+      return 1.0;
+    yes += *v != 0;
+  }
+  return total ? double(yes) / double(total) : 1.0;
+}
+
+int64_t ProcessModel::seqBlock(Block &block) {
+  int64_t t = 0;
+  for (Operation &op : block.without_terminator()) {
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      t += loopCycles(loop);
+    } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      bool loops = ifOp->walk([](scf::ForOp) { return WalkResult::interrupt(); }).wasInterrupted();
+      if (!loops)
+        continue; // counted by the straight-line walk below
+      double p = ifProbability(ifOp);
+      int64_t thenC = seqBlock(ifOp.getThenRegion().front());
+      int64_t elseC = ifOp.getElseRegion().empty() ? 0 : seqBlock(ifOp.getElseRegion().front());
+      int64_t c = int64_t(std::llround(p * double(thenC) + (1.0 - p) * double(elseC)));
+      opCycles[ifOp] = c;
+      t += c;
+    }
+  }
+  // Straight-line operations between the loops: their critical path.
+  Walker w(*this, /*skipLoops=*/true);
+  Counters c;
+  w.walkBlock(block, c);
+  for (auto &[kind, v] : c.ops) {
+    auto &slot = sequentialOps[kind];
+    slot.first = std::max(slot.first, v.first);
+    slot.second = v.second;
+  }
+  return t + w.maxArrival;
+}
+
+} // namespace ming::cost

@@ -1,0 +1,277 @@
+// Internals of the process cost model shared by its files (not a public
+// header): the constants of the model, index evaluation, the per-process
+// state (buffers, counters, resolved loops) and the two classes that walk a
+// process: ProcessModel (structure, cycles, first/last events) and Walker
+// (one pipelined body, unrolled).
+#ifndef MING_ANALYSIS_PROCESSMODEL_H
+#define MING_ANALYSIS_PROCESSMODEL_H
+
+#include "ming/Analysis/CostModel.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ming::cost {
+
+using namespace mlir;
+
+inline constexpr llvm::StringLiteral kPipelineII = "ming.pipeline_ii";
+inline constexpr llvm::StringLiteral kUnroll = "ming.unroll";
+inline constexpr llvm::StringLiteral kPartitionComplete = "ming.partition_complete_dims";
+inline constexpr llvm::StringLiteral kPartitionCyclic = "ming.partition_cyclic";
+
+/// Latencies in cycles at 200 MHz (docs/cost-model.md, table "Operations").
+inline constexpr int64_t kLatFifo = 1;       // dfg.pull / dfg.push
+inline constexpr int64_t kLatBram = 2;       // BRAM read: address + data register
+inline constexpr int64_t kLatLutram = 1;     // LUTRAM read: output register
+inline constexpr int64_t kLatExternal = 1;   // m_axi read inside a burst
+/// Visits of unrolled operations the model makes for one pipelined body
+/// before it gives up (and says so in the notes).
+inline constexpr int64_t kWalkBudget = 4'000'000;
+/// Iterations enumerated to find a condition's frequency or the first output.
+inline constexpr int64_t kEnumBudget = 2'000'000;
+/// Most parallel lanes of one channel the DSE is offered.
+inline constexpr int64_t kMaxLanes = 64;
+/// Largest unroll factor offered for a pipelined loop: past it, even an
+/// iteration with one stream access outruns its port (64 lanes at II 1 take
+/// 64 iterations a cycle; 4x that only raises the II), and copies of a MAC
+/// body exceed any board's DSPs.
+inline constexpr int64_t kMaxUnroll = 4 * kMaxLanes;
+
+inline int64_t ceilDiv(int64_t a, int64_t b) { return b <= 0 ? a : (a + b - 1) / b; }
+
+/// Bits of an integer or float type (index: 64).
+unsigned bitWidth(mlir::Type type);
+
+/// Integer values of index arithmetic given known values of some SSA values
+/// (induction variables): constants, arith on integers, comparisons, select.
+using Known = llvm::DenseMap<mlir::Value, int64_t>;
+std::optional<int64_t> evalInt(mlir::Value v, const Known &known, int depth = 0);
+
+struct Bounds {
+  int64_t lb = 0, step = 1, trip = 1;
+  bool constant = true;
+};
+
+/// Constant bounds of a loop (`constant` false when any is not).
+Bounds loopBounds(mlir::scf::ForOp loop);
+
+// Per-process state
+//===----------------------------------------------------------------------===//
+
+/// A RAM, ROM or register array the process owns.
+struct Buffer {
+  Operation *anchor = nullptr;
+  std::string name;
+  bool rom = false;
+  SmallVector<int64_t> shape;
+  int64_t width = 0, elements = 1;
+  SmallVector<unsigned> partDims;   // 0-based, completely partitioned
+  int64_t irBanks = 1;
+  int64_t autoFactor = 1;           // further cyclic partitioning (autoPartition)
+  bool cyclic = false;              // the IR already has the DSE's cyclic partitioning
+  bool accessed = false;            // some access not folded to a constant
+  int64_t loadLatency = kLatBram;
+};
+
+/// What a stretch of unrolled code uses per iteration.
+struct Counters {
+  std::map<std::string, std::pair<int64_t, int64_t>> ops; // kind -> (count, dsp per op)
+  std::map<unsigned, int64_t> ports;                      // argument -> accesses
+  std::map<unsigned, std::vector<int64_t>> banks;         // buffer -> accesses per bank
+
+  void addMax(const Counters &a, const Counters &b) {
+    std::set<std::string> kinds;
+    for (auto &[k, v] : a.ops)
+      kinds.insert(k);
+    for (auto &[k, v] : b.ops)
+      kinds.insert(k);
+    for (const std::string &k : kinds) {
+      auto x = a.ops.count(k) ? a.ops.at(k) : std::pair<int64_t, int64_t>{0, 0};
+      auto y = b.ops.count(k) ? b.ops.at(k) : std::pair<int64_t, int64_t>{0, 0};
+      auto &slot = ops[k];
+      slot.first += std::max(x.first, y.first);
+      slot.second = std::max(x.second, y.second);
+    }
+    std::set<unsigned> keys;
+    for (auto &[k, v] : a.ports)
+      keys.insert(k);
+    for (auto &[k, v] : b.ports)
+      keys.insert(k);
+    for (unsigned k : keys) {
+      int64_t x = a.ports.count(k) ? a.ports.at(k) : 0;
+      int64_t y = b.ports.count(k) ? b.ports.at(k) : 0;
+      ports[k] += std::max(x, y);
+    }
+    std::set<unsigned> bufs;
+    for (auto &[k, v] : a.banks)
+      bufs.insert(k);
+    for (auto &[k, v] : b.banks)
+      bufs.insert(k);
+    for (unsigned k : bufs) {
+      const std::vector<int64_t> *x = a.banks.count(k) ? &a.banks.at(k) : nullptr;
+      const std::vector<int64_t> *y = b.banks.count(k) ? &b.banks.at(k) : nullptr;
+      size_t n = std::max(x ? x->size() : 0, y ? y->size() : 0);
+      auto &dst = banks[k];
+      dst.resize(std::max(dst.size(), n), 0);
+      for (size_t i = 0; i < n; ++i)
+        dst[i] += std::max(x && i < x->size() ? (*x)[i] : 0, y && i < y->size() ? (*y)[i] : 0);
+    }
+  }
+};
+
+/// What the walk of one pipelined body found; it depends only on the loop
+/// and its unroll factor, so the DSE's lane choices reuse it.
+struct WalkSummary {
+  Counters counters;
+  SmallVector<int64_t> carried;
+  int64_t maxArrival = 0;
+  std::optional<int64_t> firstEvent;
+  std::vector<unsigned> accessed;
+  std::vector<std::string> notes;
+};
+/// What one process's estimates share whatever the configuration: the walk
+/// of each pipelined body per unroll factor, and how often each scf.if holds.
+struct WalkCache {
+  std::map<std::pair<Operation *, int64_t>, WalkSummary> walks;
+  llvm::DenseMap<Operation *, double> ifProbability;
+  /// Whether a block reaches an event (push or pull mode) for given values of
+  /// the induction variables around it: the first/last event searches try
+  /// the same iterations under every configuration.
+  std::map<std::tuple<Block *, bool, std::vector<std::pair<void *, int64_t>>>, bool> reaches;
+};
+
+struct ResolvedLoop {
+  unsigned id = 0;
+  Bounds bounds;
+  int64_t unroll = 1; // effective factor (full = trip)
+  bool pipelined = false;
+  int64_t ii = 1;
+};
+
+class ProcessModel {
+public:
+  ProcessModel(dfg::ProcessOp process, const ProcessConfig &config, const CostOptions &options,
+               WalkCache *cache = nullptr)
+      : process(process), config(config), options(options), cache(cache) {
+    autoPartition = config.autoPartition.value_or(options.autoPartition);
+  }
+
+  ProcessCost run();
+
+private:
+  // Structure.
+  void collectLoops();
+  void collectBuffers();
+  void markEvents();
+  int findBuffer(Value memref, unsigned *argNo);
+  std::optional<unsigned> portArg(Value port);
+  bool hasLoop(Block &block);
+
+  // Costs.
+  int64_t seqBlock(Block &block);
+  int64_t loopCycles(scf::ForOp loop);
+  scf::ForOp perfectInner(scf::ForOp loop);
+  void pipelineCost(scf::ForOp loop, LoopCost &lc);
+  double ifProbability(scf::IfOp op);
+  double countIfProbability(scf::IfOp op);
+
+  // First output; first and last pull. The search looks for the leaves of
+  // `events` (pushes and sink stores, or pulls with `pullMode`).
+  std::optional<int64_t> findFirst(Block &block, Known &known, int64_t t);
+  std::optional<int64_t> findLast(Block &block, Known &known, int64_t t);
+  bool reaches(Block &block, Known &known);
+  bool searchReaches(Block &block, Known &known);
+  std::optional<int64_t> searchIters(scf::ForOp loop, Known &known, int64_t lo, int64_t hi, bool backwards,
+                                     llvm::function_ref<bool(int64_t)> test);
+  std::optional<int64_t> countHolds(Value cond, ArrayRef<scf::ForOp> loops, size_t level, Known &known);
+  bool isEvent(Operation &op) const {
+    return pullMode ? isa<dfg::PullOp>(op) : isa<dfg::PushOp, memref::StoreOp>(op);
+  }
+
+  friend class Walker;
+
+  dfg::ProcessOp process;
+  const ProcessConfig &config;
+  const CostOptions &options;
+  bool autoPartition = false;
+  WalkCache *cache;
+  ProcessCost result;
+  llvm::DenseMap<Operation *, unsigned> loopIds;
+  llvm::DenseMap<Operation *, ResolvedLoop> resolved;
+  llvm::DenseMap<Operation *, int64_t> opCycles;     // memo: one execution of a loop / if
+  llvm::DenseMap<Operation *, int64_t> pushOffset;   // pipelined loop -> cycles to its first event
+  llvm::DenseSet<Operation *> eventAncestors;        // ops holding a push (or sink store)
+  llvm::DenseSet<Operation *> pullAncestors;         // ops holding a pull
+  const llvm::DenseSet<Operation *> *events = &eventAncestors;
+  bool pullMode = false;
+  std::vector<Buffer> buffers;
+  llvm::DenseMap<Operation *, unsigned> allocaBuffer;
+  std::map<std::string, unsigned> globalBuffer;
+  std::map<std::string, std::pair<int64_t, int64_t>> sequentialOps; // shared FSM operators
+  int64_t enumBudget = kEnumBudget;
+};
+
+/// Walks straight-line code, unrolling every loop it meets (inside a pipeline)
+/// or skipping loops (sequential code), and records arrival times,
+/// loop-carried path lengths and the resources used per iteration.
+class Walker {
+public:
+  Walker(ProcessModel &m, bool skipLoops) : m(m), skipLoops(skipLoops) {}
+
+  void walkBlock(Block &block, Counters &c);
+
+  ProcessModel &m;
+  bool skipLoops;
+  Known known;
+  llvm::DenseMap<Value, int64_t> arrival, carry;
+  std::set<std::vector<int64_t>> loadKeys;
+  llvm::DenseMap<Value, int64_t> opaque; // unknown index values -> key id
+  int64_t maxArrival = 0;
+  std::optional<int64_t> firstEvent;     // arrival of the first push / sink store
+  int64_t budget = kWalkBudget;
+  bool exhausted = false;
+
+  int64_t arr(Value v) const {
+    auto it = arrival.find(v);
+    return it == arrival.end() ? 0 : it->second;
+  }
+  int64_t car(Value v) const {
+    auto it = carry.find(v);
+    return it == carry.end() ? -1 : it->second;
+  }
+  void define(Value v, int64_t a, int64_t c) {
+    arrival[v] = a;
+    if (c >= 0)
+      carry[v] = c;
+    else
+      carry.erase(v);
+    maxArrival = std::max(maxArrival, a);
+  }
+  int64_t keyOf(Value v) {
+    if (auto k = evalInt(v, known))
+      return *k;
+    auto [it, inserted] = opaque.try_emplace(v, int64_t(opaque.size()));
+    return INT64_MIN / 2 + it->second;
+  }
+
+private:
+  void walkFor(scf::ForOp loop, Counters &c);
+  void walkIf(scf::IfOp op, Counters &c);
+  void access(Operation *op, Value memref, ValueRange indices, bool isLoad, Counters &c);
+  void event(int64_t at) {
+    if (!firstEvent || at < *firstEvent)
+      firstEvent = at;
+  }
+};
+
+} // namespace ming::cost
+
+#endif // MING_ANALYSIS_PROCESSMODEL_H

@@ -1,0 +1,258 @@
+// Walker: one pipelined body unrolled, its arrival times, loop-carried path
+// lengths and the resources it uses per iteration.
+#include "ProcessModel.h"
+
+#include "ming/Analysis/CostModel.h"
+#include "ming/Analysis/FifoDepths.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <set>
+
+using namespace mlir;
+
+namespace ming::cost {
+
+// Walker
+//===----------------------------------------------------------------------===//
+
+void Walker::walkBlock(Block &block, Counters &c) {
+  for (Operation &op : block.without_terminator()) {
+    if (--budget < 0) {
+      exhausted = true;
+      return;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      if (!skipLoops)
+        walkFor(loop, c);
+      continue;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      if (skipLoops &&
+          ifOp->walk([](scf::ForOp) { return WalkResult::interrupt(); }).wasInterrupted())
+        continue;
+      walkIf(ifOp, c);
+      continue;
+    }
+    if (auto pull = dyn_cast<dfg::PullOp>(op)) {
+      if (auto p = m.portArg(pull.getPort()))
+        c.ports[*p] += 1;
+      int64_t a = kLatFifo;
+      if (pull.getLane())
+        a = std::max(a, arr(pull.getLane()) + kLatFifo);
+      define(pull.getValue(), a, -1);
+      continue;
+    }
+    if (auto push = dyn_cast<dfg::PushOp>(op)) {
+      if (auto p = m.portArg(push.getPort()))
+        c.ports[*p] += 1;
+      int64_t a = arr(push.getValue());
+      maxArrival = std::max(maxArrival, a + kLatFifo);
+      event(a + kLatFifo);
+      continue;
+    }
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      access(&op, load.getMemRef(), load.getIndices(), true, c);
+      continue;
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      access(&op, store.getMemRef(), store.getIndices(), false, c);
+      continue;
+    }
+    if (isa<memref::AllocaOp, memref::GetGlobalOp>(op) || op.hasTrait<OpTrait::ConstantLike>()) {
+      for (Value r : op.getResults())
+        define(r, 0, -1);
+      continue;
+    }
+    // Arithmetic.
+    if (op.getNumResults() == 1 && op.getResult(0).getType().isIntOrIndex() &&
+        evalInt(op.getResult(0), known)) {
+      define(op.getResult(0), 0, -1); // folds to a constant once unrolled
+      continue;
+    }
+    int64_t in = 0, inCarry = -1;
+    for (Value v : op.getOperands()) {
+      in = std::max(in, arr(v));
+      inCarry = std::max(inCarry, car(v));
+    }
+    if (op.getNumResults() == 1 && op.getResult(0).getType().isIndex()) {
+      // Address arithmetic: LUTs folded into the memory access.
+      define(op.getResult(0), in, inCarry);
+      continue;
+    }
+    OpCost oc = operationCost(&op);
+    if (!oc.known && op.getNumResults() > 0)
+      m.result.notes.push_back("not in the table: " + oc.kind + " (0 DSP, 1 cycle)");
+    if (oc.dsp > 0 || oc.latency > 0) {
+      auto &slot = c.ops[oc.kind];
+      slot.first += 1;
+      slot.second = oc.dsp;
+    }
+    for (Value r : op.getResults())
+      define(r, in + oc.latency, inCarry >= 0 ? inCarry + oc.latency : -1);
+  }
+}
+
+void Walker::walkFor(scf::ForOp loop, Counters &c) {
+  Bounds b = loopBounds(loop);
+  SmallVector<int64_t> argArr, argCar;
+  for (Value init : loop.getInitArgs()) {
+    argArr.push_back(arr(init));
+    argCar.push_back(car(init));
+  }
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  // An unrolled accumulation through an associative, exact operation (integer
+  // add, min/max, bit logic) is rebalanced into a tree by HLS: n terms cost
+  // ceil(log2(n + 1)) levels after the last term arrives, not n.
+  SmallVector<Value> other(yield.getNumOperands());
+  for (auto [k, v] : llvm::enumerate(yield.getOperands())) {
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getNumOperands() != 2 ||
+        !isa<arith::AddIOp, arith::OrIOp, arith::AndIOp, arith::XOrIOp, arith::MaxSIOp,
+             arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp, arith::MaximumFOp,
+             arith::MinimumFOp>(def))
+      continue;
+    Value acc = loop.getRegionIterArgs()[k];
+    if (def->getOperand(0) == acc)
+      other[k] = def->getOperand(1);
+    else if (def->getOperand(1) == acc)
+      other[k] = def->getOperand(0);
+  }
+  SmallVector<int64_t> latest(argArr.begin(), argArr.end());
+  for (int64_t i = 0; i < b.trip && !exhausted; ++i) {
+    if (b.constant)
+      known[loop.getInductionVar()] = b.lb + i * b.step;
+    for (auto [k, iterArg] : llvm::enumerate(loop.getRegionIterArgs()))
+      define(iterArg, argArr[k], argCar[k]);
+    walkBlock(*loop.getBody(), c);
+    for (auto [k, v] : llvm::enumerate(yield.getOperands())) {
+      argArr[k] = arr(v);
+      argCar[k] = car(v);
+      if (other[k]) {
+        latest[k] = std::max(latest[k], arr(other[k]));
+        int64_t level = arr(v) - std::max(arr(loop.getRegionIterArgs()[k]), arr(other[k]));
+        argArr[k] = std::min(argArr[k], latest[k] + level * llvm::Log2_64_Ceil(i + 2));
+      }
+    }
+  }
+  known.erase(loop.getInductionVar());
+  for (auto [k, r] : llvm::enumerate(loop.getResults()))
+    define(r, argArr[k], argCar[k]);
+}
+
+void Walker::walkIf(scf::IfOp op, Counters &c) {
+  std::optional<int64_t> cond = evalInt(op.getCondition(), known);
+  auto results = [&](Region &region) {
+    SmallVector<std::pair<int64_t, int64_t>> out;
+    if (region.empty())
+      return out;
+    for (Value v : region.front().getTerminator()->getOperands())
+      out.push_back({arr(v), car(v)});
+    return out;
+  };
+  if (cond) {
+    Region &taken = *cond ? op.getThenRegion() : op.getElseRegion();
+    if (!taken.empty())
+      walkBlock(taken.front(), c);
+    auto out = results(taken);
+    for (auto [k, r] : llvm::enumerate(op.getResults()))
+      define(r, k < out.size() ? out[k].first : 0, k < out.size() ? out[k].second : -1);
+    return;
+  }
+  Counters thenC, elseC;
+  walkBlock(op.getThenRegion().front(), thenC);
+  auto t = results(op.getThenRegion());
+  if (!op.getElseRegion().empty())
+    walkBlock(op.getElseRegion().front(), elseC);
+  auto e = results(op.getElseRegion());
+  c.addMax(thenC, elseC);
+  int64_t condAt = arr(op.getCondition());
+  for (auto [k, r] : llvm::enumerate(op.getResults())) {
+    int64_t a = std::max({condAt, k < t.size() ? t[k].first : 0, k < e.size() ? e[k].first : 0});
+    int64_t cr = std::max(k < t.size() ? t[k].second : -1, k < e.size() ? e[k].second : -1);
+    define(r, a, cr);
+  }
+}
+
+void Walker::access(Operation *op, Value memref, ValueRange indices, bool isLoad, Counters &c) {
+  int64_t idxAt = 0;
+  for (Value v : indices)
+    idxAt = std::max(idxAt, arr(v));
+  unsigned argNo = 0;
+  int bi = m.findBuffer(memref, &argNo);
+  if (bi == -2) { // external memory (load/store nodes)
+    c.ports[argNo] += 1;
+    if (isLoad)
+      define(op->getResult(0), idxAt + kLatExternal, -1);
+    else {
+      int64_t a = std::max(idxAt, arr(op->getOperand(0)));
+      maxArrival = std::max(maxArrival, a + 1);
+      if (m.eventAncestors.contains(op))
+        event(a + 1);
+    }
+    return;
+  }
+  if (bi < 0) {
+    if (isLoad)
+      define(op->getResult(0), idxAt + kLatBram, -1);
+    return;
+  }
+  Buffer &buf = m.buffers[bi];
+  SmallVector<std::optional<int64_t>> idx;
+  bool allKnown = true;
+  for (Value v : indices) {
+    idx.push_back(evalInt(v, known));
+    allKnown &= idx.back().has_value();
+  }
+  if (isLoad && buf.rom && allKnown) { // constant-folded ROM read
+    define(op->getResult(0), 0, -1);
+    return;
+  }
+  buf.accessed = true;
+  if (isLoad) {
+    std::vector<int64_t> key{int64_t(bi)};
+    for (Value v : indices)
+      key.push_back(keyOf(v));
+    bool fresh = loadKeys.insert(key).second;
+    define(op->getResult(0), idxAt + buf.loadLatency, -1);
+    if (!fresh)
+      return;
+  } else {
+    maxArrival = std::max(maxArrival, std::max(idxAt, arr(op->getOperand(0))) + 1);
+  }
+  // Banks reached: a known index in a partitioned dim picks one, an unknown
+  // one reaches all of that dim (a multiplexer over the banks).
+  auto &counts = c.banks[bi];
+  counts.resize(buf.irBanks, 0);
+  std::vector<int64_t> reach{0};
+  for (unsigned d : buf.partDims) {
+    if (d >= idx.size() || d >= buf.shape.size())
+      continue;
+    int64_t size = buf.shape[d];
+    std::vector<int64_t> next;
+    for (int64_t base : reach) {
+      if (idx[d]) {
+        next.push_back(base * size + std::clamp<int64_t>(*idx[d], 0, size - 1));
+      } else {
+        for (int64_t k = 0; k < size; ++k)
+          next.push_back(base * size + k);
+      }
+    }
+    reach = std::move(next);
+  }
+  for (int64_t bank : reach)
+    if (bank >= 0 && bank < int64_t(counts.size()))
+      counts[bank] += 1;
+}
+
+} // namespace ming::cost
