@@ -162,6 +162,8 @@ SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph, const InFlight &inFlight) {
           if (consumer[out] && !inAll(*consumer[out]))
             l += scaled(int64_t(channels[out].getDepth() + 1) * channels[out].getLanes() - 1,
                         nodes[*consumer[out]]);
+          else if (consumer[out]) // into the join: only the word being filled waits
+            l += scaled(channels[out].getLanes() - 1, nodes[*consumer[out]]);
           l += joinLag(out);
         }
       }
