@@ -34,6 +34,10 @@ the fake-quant float arithmetic between into integer hardware
   conv_relu_qdq, conv_relu_qdq_pc, cascade_conv_qdq, residual_block_qdq,
   lenet_qdq_pc, depthwise_sep_qdq_pc, strided_pool_qdq, avgpool_qdq,
   clip_relu6_qdq
+
+QCDQ models (Brevitas's export form): `_qcdq`, the per-channel QDQ model with
+float weights quantised in the graph and a Clip on the integers after every
+QuantizeLinear: conv_relu_qcdq, lenet_qcdq.
 """
 import os
 import sys
@@ -527,6 +531,56 @@ for _stem, _pc in (("conv_relu", False), ("conv_relu", True), ("cascade_conv", F
                    ("strided_pool", False), ("avgpool", False), ("clip_relu6", False),
                    ("fire", True), ("shuffle", True)):
     MODELS[f"{_stem}_qdq{'_pc' if _pc else ''}"] = (lambda s=_stem, p=_pc: quantized(s, p))
+
+
+def qcdq(stem):
+    """The QDQ model of `stem` in the QCDQ form Brevitas exports: float weights
+    -> QuantizeLinear -> Clip -> DequantizeLinear, activations likewise, the
+    Clip on the integers narrowing the range (weights [-127, 127], activations
+    7 bits [-64, 63])."""
+    m = quantized(stem, True)
+    graph = m.graph
+    inits = {t.name: t for t in graph.initializer}
+    nodes = []
+    for node in graph.node:
+        if node.op_type == "DequantizeLinear" and node.input[0] in inits \
+                and inits[node.input[0]].data_type == TensorProto.INT8:
+            # Weights: the float values, quantised again in the graph.
+            q = numpy_helper.to_array(inits[node.input[0]])
+            scale = numpy_helper.to_array(inits[node.input[1]])
+            axis = next((a.i for a in node.attribute if a.name == "axis"), 1)
+            shape = [1] * q.ndim
+            if scale.ndim:
+                shape[axis] = -1
+            name = node.input[0] + "_float"
+            graph.initializer.append(numpy_helper.from_array(
+                (q.astype(np.float32) * scale.reshape(shape)).astype(np.float32), name))
+            qn = helper.make_node("QuantizeLinear", [name] + list(node.input[1:]), [name + "_q"],
+                                  name=name + "_quant", **({"axis": axis} if scale.ndim else {}))
+            nodes.append(qn)
+            node.input[0] = name + "_q"
+        if node.op_type == "DequantizeLinear" and node.input[0] not in inits:  # not the int32 biases
+            lo, hi = (-127, 127) if node.input[0].endswith("_float_q") else (-64, 63)
+            tag = node.input[0] + "_clip"
+            graph.initializer.extend([numpy_helper.from_array(np.array(lo, np.int8), tag + "_lo"),
+                                      numpy_helper.from_array(np.array(hi, np.int8), tag + "_hi")])
+            nodes.append(helper.make_node("Clip", [node.input[0], tag + "_lo", tag + "_hi"], [tag],
+                                          name=tag))
+            node.input[0] = tag
+        nodes.append(node)
+    del graph.node[:]
+    graph.node.extend(nodes)
+    used = {i for n in graph.node for i in n.input}
+    kept = [t for t in graph.initializer if t.name in used]
+    del graph.initializer[:]
+    graph.initializer.extend(kept)
+    graph.name = f"{stem}_qcdq"
+    onnx.checker.check_model(m, full_check=True)
+    return m
+
+
+for _stem in ("conv_relu", "lenet"):
+    MODELS[f"{_stem}_qcdq"] = (lambda s=_stem: qcdq(s))
 
 
 def main(argv):
