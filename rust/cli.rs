@@ -275,21 +275,74 @@ pub fn split_args(args: &[String], is_pass: impl Fn(&str) -> bool) -> SplitArgs 
     split
 }
 
+/// Why ming-opt failed, up to its exit status (1: rejected input or
+/// options; an internal error never gets here, see main.rs).
+#[derive(Debug)]
+pub enum CliError {
+    /// The options do not make a request.
+    Usage(String),
+    /// The flow (--dse, --simulate, --hls) failed.
+    Flow(crate::flow::FlowError),
+    /// The input of --emit-hls-cpp cannot be read or parsed.
+    Unreadable(String),
+    /// MLIR already printed why (mlir-opt mode, a module that does not verify).
+    Reported,
+}
+
+impl From<crate::flow::FlowError> for CliError {
+    fn from(e: crate::flow::FlowError) -> Self {
+        CliError::Flow(e)
+    }
+}
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            CliError::Usage(m) | CliError::Unreadable(m) => f.write_str(m),
+            CliError::Flow(e) => write!(f, "{e}"),
+            CliError::Reported => f.write_str("failed (see the diagnostics above)"),
+        }
+    }
+}
+
+impl std::error::Error for CliError {}
+
 /// Runs ming-opt on `args` (program name first); returns the exit status:
 /// 0 on success, 1 on any failure, as mlir-opt.
 pub fn run(args: Vec<String>) -> i32 {
+    match dispatch(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            match &e {
+                CliError::Reported => {}
+                CliError::Unreadable(m) => eprintln!("ming-opt: {m}"),
+                // Already in `file:line:col: error: ...` form.
+                CliError::Flow(f) if f.is_located() => eprintln!("{f}"),
+                _ => log::error!("{e}"),
+            }
+            // After the error: where the imported linalg its diagnostics name is kept.
+            if let CliError::Flow(crate::flow::FlowError::Kept { note, .. }) = &e {
+                eprintln!("ming-opt: note: {note}");
+            }
+            1
+        }
+    }
+}
+
+/// Parses the command line and runs what it asks for.
+fn dispatch(args: Vec<String>) -> Result<(), CliError> {
     let split = split_args(&args, ffi::is_pass_name);
     if let Some(flag) = split.unknown.first() {
         eprintln!("ming-opt: unknown option or pass '{flag}' (ming-opt --help lists both)");
-        return 1;
+        return Err(CliError::Reported);
     }
     let cli = match Cli::try_parse_from(&split.tool) {
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();
             return match err.kind() {
-                clap::error::ErrorKind::DisplayVersion => 0,
-                _ => 1,
+                clap::error::ErrorKind::DisplayVersion => Ok(()),
+                _ => Err(CliError::Reported),
             };
         }
     };
@@ -298,30 +351,16 @@ pub fn run(args: Vec<String>) -> i32 {
     if cli.help {
         let _ = Cli::command().print_help();
         ffi::print_pass_help();
-        return 0;
+        return Ok(());
     }
     if cli.pass_pipeline.is_some() && !split.passes.is_empty() {
-        log::error!("'--pass-pipeline' cannot be combined with individual pass flags");
-        return 1;
+        return Err(CliError::Usage("'--pass-pipeline' cannot be combined with individual pass flags".into()));
     }
     log::debug!("pass flags: {:?}", split.passes);
-    if cli.simulate {
-        return match simulate_request(&cli, !split.passes.is_empty()) {
-            Ok((target, settings)) => run_simulate(&cli, &target, settings.as_ref()),
-            Err(message) => {
-                log::error!("{message}");
-                1
-            }
-        };
-    }
-    if cli.dse {
-        return match dse_request(&cli, !split.passes.is_empty()) {
-            Ok((target, settings)) => run_dse(&cli, &target, &settings),
-            Err(message) => {
-                log::error!("{message}");
-                1
-            }
-        };
+    let pass_flags = !split.passes.is_empty();
+    if cli.simulate || cli.dse {
+        let request = if cli.simulate { simulate_request(&cli, pass_flags)? } else { dse_request(&cli, pass_flags)? };
+        return Ok(crate::flow::run(&request)?);
     }
     if cli.hls.is_some()
         || cli.board.is_some()
@@ -332,60 +371,57 @@ pub fn run(args: Vec<String>) -> i32 {
         || cli.top.is_some()
         || dse_flag(&cli).is_some()
     {
-        return match hls_request(&cli, !split.passes.is_empty()) {
-            Ok(request) => {
-                crate::progress::start(cli.quiet);
-                crate::hls::run(&request)
-            }
-            Err(message) => {
-                log::error!("{message}");
-                1
-            }
-        };
+        let request = hls_request(&cli, pass_flags)?;
+        crate::progress::start(cli.quiet);
+        return Ok(crate::flow::run(&request)?);
     }
     if cli.emit_hls_cpp {
-        if cli.pass_pipeline.is_some() || !split.passes.is_empty() {
-            log::error!("'--emit-hls-cpp' runs no passes; run them in a separate ming-opt call");
-            return 1;
+        if cli.pass_pipeline.is_some() || pass_flags {
+            return Err(CliError::Usage("'--emit-hls-cpp' runs no passes; run them in a separate ming-opt call".into()));
         }
         return emit_hls_cpp(&cli);
     }
     opt_main(&cli, split.passes)
 }
 
+/// The flow's request for `stop`, the options common to every stop point.
+fn flow_request(cli: &Cli, stop: crate::flow::Stop, dse: bool) -> Result<crate::flow::Request, CliError> {
+    let target = target(cli)?;
+    let settings = dse_settings(cli, &target)?;
+    Ok(crate::flow::Request {
+        input: cli.input.clone(),
+        import: import_options(cli),
+        top: top(cli)?,
+        target,
+        dse: if dse { Some(settings) } else { None },
+        minimize_fifos: !cli.no_fifo_minimize,
+        stop,
+    })
+}
+
 /// The `--hls` request, or why the flags do not make one.
-fn hls_request(cli: &Cli, pass_flags: bool) -> Result<crate::hls::Request, String> {
+fn hls_request(cli: &Cli, pass_flags: bool) -> Result<crate::flow::Request, CliError> {
     let Some(outdir) = &cli.hls else {
-        if let Some(flag) = dse_flag(cli) {
-            return Err(format!("'{flag}' only applies with '--hls OUTDIR' or '--dse'"));
-        }
-        if cli.no_fifo_minimize {
-            return Err("'--no-fifo-minimize' only applies with '--hls OUTDIR' or '--simulate'".into());
-        }
-        if cli.top.is_some() {
-            return Err("'--top' only applies with '--hls OUTDIR', '--dse' or '--simulate' (else: --convert-linalg-to-dfg=top=NAME)".into());
-        }
-        return Err("'--board', '--dsp', '--bram' and '--clock-mhz' only apply with '--hls OUTDIR' or '--dse'".into());
+        let message = if let Some(flag) = dse_flag(cli) {
+            format!("'{flag}' only applies with '--hls OUTDIR' or '--dse'")
+        } else if cli.no_fifo_minimize {
+            "'--no-fifo-minimize' only applies with '--hls OUTDIR' or '--simulate'".into()
+        } else if cli.top.is_some() {
+            "'--top' only applies with '--hls OUTDIR', '--dse' or '--simulate' (else: --convert-linalg-to-dfg=top=NAME)".into()
+        } else {
+            "'--board', '--dsp', '--bram' and '--clock-mhz' only apply with '--hls OUTDIR' or '--dse'".into()
+        };
+        return Err(CliError::Usage(message));
     };
     // --hls runs its own pipeline and writes a folder, not one output.
     let own = [(cli.emit_hls_cpp, "--emit-hls-cpp"), (cli.output != "-", "-o")];
     if let Some((_, flag)) = own.into_iter().chain(opt_only_flags(cli, pass_flags)).find(|(on, _)| *on) {
-        return Err(format!("'--hls' cannot be combined with {flag}"));
+        return Err(CliError::Usage(format!("'--hls' cannot be combined with {flag}")));
     }
     if outdir.is_empty() {
-        return Err("'--hls' needs an output directory".into());
+        return Err(CliError::Usage("'--hls' needs an output directory".into()));
     }
-    let target = target(cli)?;
-    let settings = dse_settings(cli, &target)?;
-    Ok(crate::hls::Request {
-        input: cli.input.clone(),
-        import: import_options(cli),
-        top: top(cli)?,
-        outdir: std::path::PathBuf::from(outdir),
-        target,
-        dse: if cli.no_dse { None } else { Some(settings) },
-        minimize_fifos: !cli.no_fifo_minimize,
-    })
+    flow_request(cli, crate::flow::Stop::Hls { outdir: std::path::PathBuf::from(outdir) }, !cli.no_dse)
 }
 
 /// What the front end needs beyond INPUT.
@@ -394,22 +430,23 @@ pub fn import_options(cli: &Cli) -> crate::frontend::ImportOptions {
 }
 
 /// The --top function, checked to be a name a pass option can carry.
-fn top(cli: &Cli) -> Result<Option<String>, String> {
+fn top(cli: &Cli) -> Result<Option<String>, CliError> {
     match &cli.top {
-        Some(name) if !crate::pipeline::valid_top(name) => {
-            Err(format!("'--top' expects a function name (letters, digits, '_', '.', '$', '-'), not '{name}'"))
-        }
+        Some(name) if !crate::pipeline::valid_top(name) => Err(CliError::Usage(format!(
+            "'--top' expects a function name (letters, digits, '_', '.', '$', '-'), not '{name}'"
+        ))),
         other => Ok(other.clone()),
     }
 }
 
 /// The board and limits of --board/--dsp/--bram/--clock-mhz.
-fn target(cli: &Cli) -> Result<crate::board::Target, String> {
+fn target(cli: &Cli) -> Result<crate::board::Target, CliError> {
     let name = cli.board.as_deref().unwrap_or(crate::board::DEFAULT);
-    let board = crate::board::by_name(name).ok_or_else(|| format!("unknown board '{name}' (known: {})", crate::board::NAMES.join(", ")))?;
+    let board = crate::board::by_name(name)
+        .ok_or_else(|| CliError::Usage(format!("unknown board '{name}' (known: {})", crate::board::NAMES.join(", "))))?;
     let clock = cli.clock_mhz.unwrap_or(200.0);
     if !(clock.is_finite() && clock > 0.0) {
-        return Err(format!("'--clock-mhz' must be a positive frequency, not {clock}"));
+        return Err(CliError::Usage(format!("'--clock-mhz' must be a positive frequency, not {clock}")));
     }
     Ok(crate::board::Target::new(board, cli.dsp, cli.bram, clock))
 }
@@ -428,7 +465,7 @@ fn dse_flag(cli: &Cli) -> Option<&'static str> {
 }
 
 /// The DSE's settings from the --dse-* options and the target's limits.
-fn dse_settings(cli: &Cli, target: &crate::board::Target) -> Result<crate::dse::Settings, String> {
+fn dse_settings(cli: &Cli, target: &crate::board::Target) -> Result<crate::dse::Settings, CliError> {
     if cli.no_dse {
         if let Some(flag) = [
             (cli.dse_objective.is_some(), "--dse-objective"),
@@ -439,22 +476,23 @@ fn dse_settings(cli: &Cli, target: &crate::board::Target) -> Result<crate::dse::
         .find(|(on, _)| *on)
         .map(|(_, f)| *f)
         {
-            return Err(format!("'--no-dse' cannot be combined with '{flag}'"));
+            return Err(CliError::Usage(format!("'--no-dse' cannot be combined with '{flag}'")));
         }
     }
     let mut settings = crate::dse::Settings::new(target.dsp, target.bram18k);
     if let Some(o) = &cli.dse_objective {
-        settings.objective = crate::dse::parse_objective(o).ok_or_else(|| format!("unknown DSE objective '{o}' (dataflow, sum)"))?;
+        settings.objective = crate::dse::parse_objective(o)
+            .ok_or_else(|| CliError::Usage(format!("unknown DSE objective '{o}' (dataflow, sum)")))?;
     }
     if let Some(t) = cli.dse_time_limit {
         if !(t.is_finite() && t > 0.0) {
-            return Err(format!("'--dse-time-limit' must be a positive number of seconds, not {t}"));
+            return Err(CliError::Usage(format!("'--dse-time-limit' must be a positive number of seconds, not {t}")));
         }
         settings.time_limit = Some(t);
     }
     if let Some(n) = cli.dse_max_lanes {
         if n == 0 {
-            return Err("'--dse-max-lanes' must be at least 1".into());
+            return Err(CliError::Usage("'--dse-max-lanes' must be at least 1".into()));
         }
         settings.max_lanes = n;
     }
@@ -472,8 +510,8 @@ fn opt_only_flags(cli: &Cli, pass_flags: bool) -> [(bool, &'static str); 4] {
     ]
 }
 
-/// The `--dse` request (the DSE alone), or why the flags do not make one.
-fn dse_request(cli: &Cli, pass_flags: bool) -> Result<(crate::board::Target, crate::dse::Settings), String> {
+/// The `--dse` request (the flow up to the DSE), or why the flags do not make one.
+fn dse_request(cli: &Cli, pass_flags: bool) -> Result<crate::flow::Request, CliError> {
     let own = [
         (cli.hls.is_some(), "--hls (which runs the DSE itself)"),
         (cli.no_dse, "--no-dse"),
@@ -481,187 +519,61 @@ fn dse_request(cli: &Cli, pass_flags: bool) -> Result<(crate::board::Target, cra
         (cli.no_fifo_minimize, "--no-fifo-minimize"),
     ];
     if let Some((_, flag)) = own.into_iter().chain(opt_only_flags(cli, pass_flags)).find(|(on, _)| *on) {
-        return Err(format!("'--dse' cannot be combined with {flag}"));
+        return Err(CliError::Usage(format!("'--dse' cannot be combined with {flag}")));
     }
-    let target = target(cli)?;
-    let settings = dse_settings(cli, &target)?;
-    Ok((target, settings))
+    flow_request(cli, crate::flow::Stop::Dse { output: cli.output.clone() }, true)
 }
 
-/// The `--simulate` request: the board and the DSE's settings (None with
-/// `--no-dse`), or why the flags do not make one.
-fn simulate_request(cli: &Cli, pass_flags: bool) -> Result<(crate::board::Target, Option<crate::dse::Settings>), String> {
+/// The `--simulate` request (the flow up to the simulation; the DSE's
+/// settings unless `--no-dse`), or why the flags do not make one.
+fn simulate_request(cli: &Cli, pass_flags: bool) -> Result<crate::flow::Request, CliError> {
     let own = [
         (cli.hls.is_some(), "--hls (which simulates itself)"),
         (cli.dse, "--dse"),
         (cli.emit_hls_cpp, "--emit-hls-cpp"),
     ];
     if let Some((_, flag)) = own.into_iter().chain(opt_only_flags(cli, pass_flags)).find(|(on, _)| *on) {
-        return Err(format!("'--simulate' cannot be combined with {flag}"));
+        return Err(CliError::Usage(format!("'--simulate' cannot be combined with {flag}")));
     }
-    let target = target(cli)?;
-    let settings = dse_settings(cli, &target)?;
-    Ok((target, if cli.no_dse { None } else { Some(settings) }))
-}
-
-/// Parses INPUT and lowers linalg to dfg when needed; None (after printing
-/// why) when that fails or leaves no dfg.graph. `flag` names the request.
-fn dfg_module<'c>(context: &'c melior::Context, cli: &Cli, flag: &str) -> Option<melior::ir::Module<'c>> {
-    let input = cli.input.as_str();
-    use crate::pipeline::{self, Level};
-    let imported = match crate::frontend::import(input, &import_options(cli)) {
-        Ok(i) => i,
-        Err(e) => {
-            log::error!("{e}");
-            return None;
-        }
-    };
-    let lowered = (|| {
-        let mut module = crate::hls::parse_imported(context, &imported).map_err(|e| e.to_string())?;
-        if pipeline::level(&module) == Level::Linalg {
-            let top = top(cli)?;
-            pipeline::run(context, &mut module, &pipeline::linalg_to_dfg(top.as_deref())).map_err(|e| e.to_string())?;
-        }
-        if pipeline::level(&module) != Level::Dfg {
-            return Err(format!("'{flag}' needs a module with a dfg.graph (or linalg to lower to one)"));
-        }
-        Ok(module)
-    })();
-    if let Err(e) = &lowered {
-        log::error!("{e}");
-    }
-    // After the error: where the imported linalg its diagnostics name is kept.
-    imported.finish(lowered.is_ok());
-    lowered.ok()
-}
-
-/// `ming-opt INPUT --simulate [-o OUT]`: the flow up to the DSE, then the
-/// simulation (and FIFO minimisation unless --no-fifo-minimize); prints the
-/// summary. 0 on success, 1 on any failure or a deadlock.
-fn run_simulate(cli: &Cli, target: &crate::board::Target, settings: Option<&crate::dse::Settings>) -> i32 {
-    let context = crate::mlir::context();
-    crate::mlir::print_diagnostics(&context);
-    let Some(module) = dfg_module(&context, cli, "--simulate") else { return 1 };
-    log::debug!("simulation for {} ({} DSP, {} BRAM18K)", target.board.name, target.dsp, target.bram18k);
-    let figures = match crate::hls::explore(&module, settings) {
-        Ok(f) => f,
-        Err(e) => {
-            log::error!("{e}");
-            return 1;
-        }
-    };
-    if let Some(cycles) = crate::hls::beyond_simulation_budget(&figures) {
-        log::error!(
-            "the model puts the design at {cycles} cycles, more than the simulator's budget of {}",
-            crate::hls::SIMULATION_BUDGET_CYCLES
-        );
-        return 1;
-    }
-    let summary = match crate::sim::run(&module, !cli.no_fifo_minimize) {
-        Ok(s) => s,
-        Err(e) => {
-            log::error!("{e}");
-            return 1;
-        }
-    };
-    let name = crate::project::graph::from_dfg(&module).map(|g| g.name).unwrap_or_default();
-    let text = crate::sim::render(&name, &summary, figures.estimate.as_ref());
-    if let Err(e) = write_output(&cli.output, text.as_bytes()) {
-        log::error!("cannot write '{}': {e}", cli.output);
-        return 1;
-    }
-    match &summary.deadlock {
-        Some(d) => {
-            log::error!("{}", crate::sim::deadlock_message(&name, d));
-            1
-        }
-        None => 0,
-    }
-}
-
-/// `ming-opt INPUT --dse [-o OUT]`: lower linalg to dfg when needed, run the
-/// DSE, print the annotated dfg module. 0 on success, 1 on any failure.
-fn run_dse(cli: &Cli, target: &crate::board::Target, settings: &crate::dse::Settings) -> i32 {
-    let context = crate::mlir::context();
-    crate::mlir::print_diagnostics(&context);
-    let Some(module) = dfg_module(&context, cli, "--dse") else { return 1 };
-    log::debug!("DSE for {} ({} DSP, {} BRAM18K)", target.board.name, target.dsp, target.bram18k);
-    if let Err(e) = crate::hls::explore(&module, Some(settings)) {
-        log::error!("{e}");
-        return 1;
-    }
-    let text = format!("{}\n", module.as_operation());
-    match write_output(&cli.output, text.as_bytes()) {
-        Ok(()) => 0,
-        Err(e) => {
-            log::error!("cannot write '{}': {e}", cli.output);
-            1
-        }
-    }
-}
-
-/// Writes `bytes` to the `-o` path, or to stdout for `-`.
-fn write_output(path: &str, bytes: &[u8]) -> std::io::Result<()> {
-    if path == "-" {
-        std::io::Write::write_all(&mut std::io::stdout(), bytes)
-    } else {
-        std::fs::write(path, bytes)
-    }
+    flow_request(cli, crate::flow::Stop::Simulate { output: cli.output.clone() }, !cli.no_dse)
 }
 
 /// `ming-opt INPUT --emit-hls-cpp [-o OUT]`: parse (our dialects registered,
-/// diagnostics on stderr), translate, write. 0 on success, 1 on any failure.
-fn emit_hls_cpp(cli: &Cli) -> i32 {
+/// diagnostics on stderr), translate, write.
+fn emit_hls_cpp(cli: &Cli) -> Result<(), CliError> {
     use melior::ir::operation::OperationLike;
     let context = crate::mlir::context();
     crate::mlir::print_diagnostics(&context);
-    let module = match crate::mlir::parse_input(&context, &cli.input) {
-        Ok(module) => module,
-        Err(e) => {
-            eprintln!("ming-opt: {e}");
-            return 1;
-        }
-    };
+    let module = crate::mlir::parse_input(&context, &cli.input).map_err(CliError::Unreadable)?;
     if !module.as_operation().verify() {
-        return 1;
+        return Err(CliError::Reported);
     }
-    let cpp = match crate::translate::emit_cpp(&module) {
-        Ok(cpp) => cpp,
-        Err(e) => {
-            eprintln!("{e}");
-            return 1;
-        }
-    };
-    match write_output(&cli.output, cpp.as_bytes()) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("ming-opt: cannot write '{}': {e}", cli.output);
-            1
-        }
-    }
+    let cpp = crate::translate::emit_cpp(&module).map_err(crate::flow::FlowError::Translate)?;
+    Ok(crate::flow::write_output(&cli.output, cpp.as_bytes())?)
 }
 
 /// mlir-opt mode. An ONNX model or torch-dialect MLIR (which only the
 /// importers read) is imported to linalg first; with no passes the imported
 /// linalg is printed.
-fn opt_main(cli: &Cli, passes: Vec<(String, String)>) -> i32 {
+fn opt_main(cli: &Cli, passes: Vec<(String, String)>) -> Result<(), CliError> {
+    use crate::frontend::Kind;
     let imported = match crate::frontend::detect(&cli.input) {
-        Ok(crate::frontend::Kind::Onnx | crate::frontend::Kind::Tflite | crate::frontend::Kind::Torch) => match crate::frontend::import(&cli.input, &import_options(cli)) {
-            Ok(i) => Some(i),
-            Err(e) => {
-                log::error!("{e}");
-                return 1;
-            }
-        },
+        Ok(Kind::Onnx | Kind::Tflite | Kind::Torch) => Some(
+            crate::frontend::import(&cli.input, &import_options(cli)).map_err(crate::flow::FlowError::Frontend)?,
+        ),
         // Unreadable input: MLIR's own message, as mlir-opt.
         Ok(_) | Err(_) => None,
     };
     let input = imported.as_ref().map(|i| i.path.clone()).unwrap_or_else(|| cli.input.clone());
     let status = opt_main_on(cli, &input, passes);
-    if let Some(i) = &imported {
-        i.finish(status == 0);
+    if let Some(note) = imported.as_ref().and_then(|i| i.finish(status == 0)) {
+        eprintln!("ming-opt: note: {note}");
     }
-    status
+    if status == 0 {
+        Ok(())
+    } else {
+        Err(CliError::Reported)
+    }
 }
 
 fn opt_main_on(cli: &Cli, input: &str, passes: Vec<(String, String)>) -> i32 {
@@ -740,7 +652,7 @@ mod tests {
             .expect("parses");
         let r = hls_request(&cli, false).expect("a request");
         assert_eq!((r.target.board.name, r.target.dsp, r.target.bram18k, r.target.clock_mhz), ("zedboard", 50, 280, 250.0));
-        assert_eq!(r.outdir, std::path::PathBuf::from("out"));
+        assert_eq!(r.stop, crate::flow::Stop::Hls { outdir: std::path::PathBuf::from("out") });
         let default = hls_request(&Cli::try_parse_from(args(&["ming-opt", "x", "--hls", "o"])).expect("parses"), false).expect("ok");
         assert_eq!((default.target.board.name, default.target.clock_mhz), ("kv260", 200.0));
         assert!(Cli::try_parse_from(args(&["ming-opt", "x", "--hls", "o", "--board", "nope"])).is_err());

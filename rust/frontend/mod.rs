@@ -223,13 +223,16 @@ pub struct Imported {
 
 impl Imported {
     /// Removes the scratch directory after success; after a failure keeps it
-    /// and says where, so the imported linalg named in diagnostics can be read.
-    pub fn finish(&self, ok: bool) {
-        let Some(dir) = &self.scratch else { return };
+    /// and returns the note that says where, so the imported linalg named in
+    /// diagnostics can be read (the caller prints it after them).
+    #[must_use]
+    pub fn finish(&self, ok: bool) -> Option<String> {
+        let dir = self.scratch.as_ref()?;
         if ok && std::env::var_os("MING_KEEP_IMPORT").is_none() {
             let _ = std::fs::remove_dir_all(dir);
+            None
         } else {
-            eprintln!("ming-opt: note: the linalg imported from the {} is kept in {}", self.kind.describe_short(), self.path);
+            Some(format!("the linalg imported from the {} is kept in {}", self.kind.describe_short(), self.path))
         }
     }
 }

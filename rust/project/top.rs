@@ -49,14 +49,36 @@ impl Top {
     }
 }
 
-fn located(op: &OperationRef, message: String) -> String {
-    format!("{}: error: {message}", format_location(&op.location().to_string()))
+/// Why the emitHLS module is not a complete design, at the op concerned when
+/// there is one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DesignError {
+    /// `file:line:col` of the op, when it has a file location.
+    pub location: Option<String>,
+    pub message: String,
+}
+
+impl std::fmt::Display for DesignError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match &self.location {
+            Some(at) => write!(f, "{at}: error: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for DesignError {}
+
+fn located(op: &OperationRef, message: String) -> DesignError {
+    DesignError { location: Some(format_location(&op.location().to_string())), message }
 }
 
 /// The `ming.top` function of `module`.
-pub fn find<'c, 'a>(module: &'a Module<'c>) -> Result<OperationRef<'c, 'a>, String> {
+pub fn find<'c, 'a>(module: &'a Module<'c>) -> Result<OperationRef<'c, 'a>, DesignError> {
     let mut tops = top_level_ops(module).into_iter().filter(|op| op_name(op) == "emitHLS.func" && op.has_attribute(TOP_ATTR));
-    let top = tops.next().ok_or_else(|| format!("no emitHLS.func is marked '{TOP_ATTR}'"))?;
+    let top = tops
+        .next()
+        .ok_or_else(|| DesignError { location: None, message: format!("no emitHLS.func is marked '{TOP_ATTR}'") })?;
     if let Some(second) = tops.next() {
         return Err(located(&second, format!("a second emitHLS.func is marked '{TOP_ATTR}'")));
     }
@@ -64,7 +86,7 @@ pub fn find<'c, 'a>(module: &'a Module<'c>) -> Result<OperationRef<'c, 'a>, Stri
 }
 
 /// Reads name, argument arrays and input count of the top function.
-pub fn describe(top: &OperationRef) -> Result<Top, String> {
+pub fn describe(top: &OperationRef) -> Result<Top, DesignError> {
     let name = top
         .attribute("sym_name")
         .ok()
@@ -113,7 +135,7 @@ pub struct Port {
 /// The interface of every argument of `top` (in argument order) and the
 /// s_axilite bundle of its block-level control (`return`), read from the
 /// `emitHLS.pragma.interface` ops in its body.
-pub fn ports(top: &OperationRef) -> Result<(Vec<Port>, Option<String>), String> {
+pub fn ports(top: &OperationRef) -> Result<(Vec<Port>, Option<String>), DesignError> {
     let body = top.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| located(top, "the top function has no body".into()))?;
     let args: Vec<usize> = (0..body.argument_count())
         .map(|i| body.argument(i).map(|a| melior::ir::Value::from(a).to_raw().ptr as usize).map_err(|e| located(top, e.to_string())))
