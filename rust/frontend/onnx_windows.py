@@ -71,6 +71,12 @@ def pool_needs_rewrite(node, auto_pad, dilations, pads, nums):
 
 
 def canonical_pools(model):
+    """MaxPool and AveragePool whose windows the importer may place or count
+    differently from onnxruntime (pool_needs_rewrite) become Slice (crops),
+    Pad (the least value for MaxPool, zeros for AveragePool) and a pool
+    without padding whose windows fit exactly, plus for AveragePool a Mul by
+    kernel size / onnxruntime's divisor per output position. One pool per
+    call; a pool whose output would be empty is refused."""
     import numpy as np
     from onnx import TensorProto, helper
     graph = model.graph
@@ -152,6 +158,8 @@ def canonical_pools(model):
             why.append(f"dilations={dilations}")
         if any(pads) and auto_pad == "NOTSET":
             why.append(f"pads={pads}")
+        if min(a[3] for a in axes) < 0:
+            why.append(f"kernel_shape={kernel} beyond the padded input")
         if scale is not None:
             factor = scale * float(np.prod(kernel))
             if not np.allclose(factor, 1.0, rtol=1e-7, atol=0):
