@@ -861,7 +861,9 @@ struct Rewriter {
       auto x = asQuant(in);
       if (!x)
         return std::nullopt;
-      if (x->scale == q.scale && x->zp == q.zp && elementTypeOf(x->q) == outElem)
+      // The same integers, unless a ReLU or clip narrowed the bounds.
+      if (x->scale == q.scale && x->zp == q.zp && elementTypeOf(x->q) == outElem && q.lo == anchor.lo &&
+          q.hi == anchor.hi)
         return x->q;
       auto fp = fixedPoint({x->scale / q.scale});
       if (!fp)

@@ -326,6 +326,60 @@ func.func @gemm_relu_clip(%x: tensor<1x3xf32>) -> tensor<1x2xf32> {
 
 // -----
 
+// A ReLU between a dequantize and a quantize of the same scale and zero
+// point: not the same integers (the ReLU narrows the bounds to Q(0) = 0), a
+// requantisation by 1 that clamps.
+// CHECK-LABEL: func.func @relu_same_scale
+// CHECK: %[[XQ:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4xi8>)
+// CHECK: linalg.generic {{.*}} ins(%[[XQ]] : tensor<4xi8>)
+// CHECK: arith.maxsi %{{.*}}, %c0_i64
+// CHECK-NOT: arith.select
+// CHECK: return
+#v = affine_map<(d0) -> (d0)>
+func.func @relu_same_scale(%x: tensor<4xf32>) -> tensor<4xi8> {
+  %s = arith.constant 0.5 : f32
+  %zero = arith.constant 0.0 : f32
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %e8 = tensor.empty() : tensor<4xi8>
+  %ef = tensor.empty() : tensor<4xf32>
+  %xq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  %xd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xq : tensor<4xi8>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %s : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  %relu = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xd : tensor<4xf32>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.cmpf ugt, %in, %zero : f32
+    %1 = arith.select %0, %in, %zero : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  %yq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%relu : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  return %yq : tensor<4xi8>
+}
+
+// -----
+
 // Unsupported: an exp between dequantize and quantize keeps the float path
 // with a warning (an error with strict=1).
 // CHECK-LABEL: func.func @unsupported
