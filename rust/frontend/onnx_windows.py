@@ -255,7 +255,8 @@ def conv_same_pads(model):
         for size, k, s in zip(x[-n:], kernel, strides):
             target = c_div(size + s - 1, s)
             needed = (target - 1) * s + k - size
-            if int((size + 2 * needed - k) / s) + 1 < target:
+            # onnxruntime's check, truncating (num / s + 1) as a double.
+            if int((size + 2 * needed - k) / s + 1) < target:
                 needed += 1
             head = c_div(needed + 1, 2) if auto_pad == "SAME_LOWER" else c_div(needed, 2)
             heads.append(head)

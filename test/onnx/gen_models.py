@@ -466,6 +466,17 @@ def conv_same_stride():
     return b.model([("x", [1, 3, 10, 13])], y, None)
 
 
+def conv_same_depthwise():
+    """A depthwise Conv with auto_pad SAME_LOWER, stride 5 over 4 rows: the
+    padding onnxruntime first computes (-3) yields no output row, so it adds
+    one (-2), and its first window starts at row 0."""
+    b = Builder("conv_same_depthwise", 53)
+    w = b.weight((5, 1, 1, 3), 3)
+    y = b.node("Conv", ["x", w, b.weight((5,), 3)], kernel_shape=[1, 3], strides=[5, 3], group=5,
+               auto_pad="SAME_LOWER")
+    return b.model([("x", [1, 5, 4, 9])], y, None)
+
+
 def pad_wrap_edge():
     """Pad with mode wrap (also past the input's size) and edge with negative
     pads and a padded batch axis: slices and concats of the input."""
@@ -486,7 +497,7 @@ MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linea
                                   slices, upsample, upsample_linear, pool_ceil_drop,
                                   pad_crop_conv, pad_edge, pad_plain, avgpool_ceil_overhang,
                                   pad_batch_pool, pad_reflect, pool_same_dilated,
-                                  conv_same_stride, pad_wrap_edge)}
+                                  conv_same_stride, conv_same_depthwise, pad_wrap_edge)}
 
 
 def quantized(stem, per_channel):
