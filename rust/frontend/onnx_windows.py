@@ -280,6 +280,19 @@ def conv_same_pads(model):
     return changed
 
 
+def static_pads(node, inits, shapes):
+    """(pads, input shape) of a Pad whose pads are a constant covering every
+    axis of an input of known shape (no `axes` input), else None."""
+    import numpy as np
+    from onnx import numpy_helper
+    if len(node.input) < 2 or node.input[1] not in inits or node.input[0] not in shapes \
+            or (len(node.input) > 3 and node.input[3]):
+        return None
+    pads = numpy_helper.to_array(inits[node.input[1]]).astype(np.int64).tolist()
+    shape = list(shapes[node.input[0]])
+    return (pads, shape) if len(pads) == 2 * len(shape) else None
+
+
 def runs(indices):
     """Consecutive ascending indices merged into [lo, hi) ranges, in order."""
     out = []
@@ -296,8 +309,6 @@ def mirror_pads_as_concats(model):
     by axis, a Concat of Slices around the input (mirrored for reflect, the
     border cell repeated for edge, the far end for wrap); negative pads crop
     first."""
-    import numpy as np
-    from onnx import numpy_helper
     graph = model.graph
     inits = {t.name: t for t in graph.initializer}
     shapes = value_shapes(graph)
@@ -307,19 +318,15 @@ def mirror_pads_as_concats(model):
         if node.op_type != "Pad" or mode not in ("reflect", "edge", "wrap"):
             nodes.append(node)
             continue
-        if len(node.input) < 2 or node.input[1] not in inits or node.input[0] not in shapes \
-                or (len(node.input) > 3 and node.input[3]):
+        static = static_pads(node, inits, shapes)
+        if static is None:
             if mode == "wrap":  # the importer loops forever on it
                 fail(f"{where(node)} with mode='wrap' is supported with constant pads on all axes of an input "
                      f"of known shape only")
             nodes.append(node)
             continue
-        pads = numpy_helper.to_array(inits[node.input[1]]).astype(np.int64).tolist()
-        shape = list(shapes[node.input[0]])
+        pads, shape = static
         rank = len(shape)
-        if len(pads) != 2 * rank:
-            nodes.append(node)
-            continue
         e = Emitter(graph, nodes, (node.name or node.output[0]) + "_" + mode)
         x = node.input[0]
         for axis in range(rank):
@@ -359,24 +366,18 @@ def mirror_pads_as_concats(model):
 def crops_as_slices(model):
     """Constant-mode Pad nodes with negative pads become Slice (the crop) and
     a Pad of the non-negative pads."""
-    import numpy as np
-    from onnx import numpy_helper
     graph = model.graph
     inits = {t.name: t for t in graph.initializer}
     shapes = value_shapes(graph)
     nodes, changed = [], False
     for node in graph.node:
-        if node.op_type != "Pad" or attr(node, "mode", "constant") != "constant" \
-                or len(node.input) < 2 or node.input[1] not in inits or node.input[0] not in shapes \
-                or (len(node.input) > 3 and node.input[3]):
+        static = static_pads(node, inits, shapes) \
+            if node.op_type == "Pad" and attr(node, "mode", "constant") == "constant" else None
+        if static is None or min(static[0]) >= 0:
             nodes.append(node)
             continue
-        pads = numpy_helper.to_array(inits[node.input[1]]).astype(np.int64).tolist()
-        shape = shapes[node.input[0]]
+        pads, shape = static
         rank = len(shape)
-        if len(pads) != 2 * rank or min(pads) >= 0:
-            nodes.append(node)
-            continue
         starts = [max(0, -p) for p in pads[:rank]]
         ends = [d - max(0, -p) for d, p in zip(shape, pads[rank:])]
         if any(t <= b for b, t in zip(starts, ends)):
