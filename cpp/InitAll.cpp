@@ -26,5 +26,6 @@ std::vector<std::string> ming::passNames() {
           createTestKernelAnalysis()->getArgument().str(),
           createTestCostModel()->getArgument().str(),
           createQuantizeInteger()->getArgument().str(),
-          createTestCrash()->getArgument().str()};
+          createTestCrash()->getArgument().str(),
+          createDse()->getArgument().str()};
 }

@@ -1,5 +1,7 @@
 //! The cxx bridge to libMingPasses.so (C++ side: cpp/Bridge/Bridge.cpp).
 
+use crate::dse::solve_dse;
+
 #[cxx::bridge(namespace = "ming::bridge")]
 pub mod ffi {
     /// `--<name>[=<options>]` on the command line.
@@ -26,7 +28,10 @@ pub mod ffi {
         mlir_flags: Vec<String>,
     }
 
-    /// One configuration of a process instance (ming/Transforms/Dse.h, CandidateInfo).
+    /// The cost-model figures of one configuration of a process instance
+    /// (ming/DSE/Session.h): what the ILP chooses from. The configuration
+    /// itself stays in the C++ session; the ILP answers with indices.
+    #[derive(Clone, Debug)]
     struct DseCandidate {
         cycles: i64,
         fill: i64,
@@ -37,10 +42,10 @@ pub mod ffi {
         bram18k: i64,
         lanes_in: Vec<i64>,
         lanes_out: Vec<i64>,
-        config: String,
     }
 
     /// A dfg.instantiate and its candidates.
+    #[derive(Clone, Debug)]
     struct DseNode {
         process: String,
         kind: String,
@@ -48,6 +53,7 @@ pub mod ffi {
     }
 
     /// A channel between the stream ports of two instances.
+    #[derive(Clone, Debug)]
     struct DseEdge {
         from: u32,
         from_port: u32,
@@ -56,9 +62,9 @@ pub mod ffi {
         channel: String,
     }
 
-    /// What the ILP chooses from; `error` non-empty: nothing else is valid.
+    /// What the ILP chooses from.
+    #[derive(Clone, Debug)]
     struct DseProblem {
-        error: String,
         graph: String,
         nodes: Vec<DseNode>,
         edges: Vec<DseEdge>,
@@ -99,6 +105,27 @@ pub mod ffi {
         baseline_bram18k: i64,
     }
 
+    /// What the ming-dse pass asks of the solver.
+    struct DseRequest {
+        dsp: i64,
+        bram18k: i64,
+        objective: String,
+        /// Seconds per solve; 0: until proven optimal.
+        time_limit: f64,
+    }
+
+    /// The solver's answer: a candidate index per node, or why none.
+    struct DseSolution {
+        error: String,
+        choice: Vec<usize>,
+        status: String,
+    }
+
+    extern "Rust" {
+        /// The HiGHS ILP (rust/dse), as the ming-dse pass calls it.
+        fn solve_dse(problem: &DseProblem, request: &DseRequest) -> DseSolution;
+    }
+
     unsafe extern "C++" {
         include!("ming/Bridge.h");
 
@@ -120,12 +147,21 @@ pub mod ffi {
         /// Records the passes an MlirPassManager (given by its pointer) runs,
         /// for that report.
         fn instrument_pass_manager(pass_manager: usize);
-        /// The DSE's candidates for the dfg.graph of a builtin.module given
-        /// as the address of its mlir::Operation (MlirOperation's pointer).
-        fn dse_candidates(module: usize, max_lanes: i64) -> DseProblem;
-        /// Writes one configuration per node (DseCandidate::config) into the module.
-        fn dse_apply(module: usize, configs: &Vec<String>, status: &str, objective: &str) -> DseEstimate;
+        /// The DSE session of a C++ ming::dse::Session.
+        type DseSession;
+        /// Opens the DSE of the dfg.graph of a builtin.module given as the
+        /// address of its mlir::Operation (MlirOperation's pointer); the IR
+        /// must not change while the session lives, except through dse_apply.
+        fn dse_open(module: usize, max_lanes: i64) -> Result<UniquePtr<DseSession>>;
+        /// The candidates' figures, per node in the graph's body order.
+        fn dse_problem(session: &DseSession) -> DseProblem;
+        /// Candidate `index` of node `node` in words, for logs.
+        fn dse_describe(session: &DseSession, node: u32, index: u32) -> String;
+        /// Writes candidate choice[i] of every node i into the module.
+        fn dse_apply(session: Pin<&mut DseSession>, choice: &[usize], status: &str, objective: &str) -> DseEstimate;
         /// The estimate of the module's graph with the IR's own directives.
         fn dse_estimate(module: usize) -> DseEstimate;
+        /// Makes solve_dse the solver of every ming-dse pass in this process.
+        fn register_dse_solver();
     }
 }

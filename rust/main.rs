@@ -6,6 +6,8 @@ const INTERNAL_ERROR: i32 = 70;
 
 fn main() {
     ming::bridge::ffi::install_crash_handler();
+    // The ming-dse pass solves its ILP with rust/dse.
+    ming::bridge::ffi::register_dse_solver();
     let args = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
     // The default hook has printed the panic's message and place.
     let status = std::panic::catch_unwind(|| ming::cli::run(args)).unwrap_or_else(|_| {

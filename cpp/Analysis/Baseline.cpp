@@ -3,7 +3,6 @@
 #include "ProcessModel.h"
 
 #include "ming/Analysis/CostModel.h"
-#include "ming/Analysis/FifoDepths.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -37,13 +37,6 @@ inline constexpr int64_t kLatExternal = 1;   // m_axi read inside a burst
 inline constexpr int64_t kWalkBudget = 4'000'000;
 /// Iterations enumerated to find a condition's frequency or the first output.
 inline constexpr int64_t kEnumBudget = 2'000'000;
-/// Most parallel lanes of one channel the DSE is offered.
-inline constexpr int64_t kMaxLanes = 64;
-/// Largest unroll factor offered for a pipelined loop: past it, even an
-/// iteration with one stream access outruns its port (64 lanes at II 1 take
-/// 64 iterations a cycle; 4x that only raises the II), and copies of a MAC
-/// body exceed any board's DSPs.
-inline constexpr int64_t kMaxUnroll = 4 * kMaxLanes;
 
 inline int64_t ceilDiv(int64_t a, int64_t b) { return b <= 0 ? a : (a + b - 1) / b; }
 

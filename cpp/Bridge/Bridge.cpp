@@ -5,8 +5,9 @@
 #include "ming/Support/CrashReport.h"
 #include "ming/Tools/OptMain.h"
 #include "ming/Tools/ParserTraps.h"
-#include "ming/Transforms/Dse.h"
 #include "ming/rust/bridge.rs.h"
+
+#include <stdexcept>
 
 namespace ming::bridge {
 
@@ -57,37 +58,40 @@ static rust::Vec<T> toRust(const std::vector<T> &v) {
   return out;
 }
 
-DseProblem dse_candidates(size_t module, int64_t max_lanes) {
+std::unique_ptr<DseSession> dse_open(size_t module, int64_t max_lanes) {
   dse::Options options;
   options.maxLanes = max_lanes;
-  dse::ProblemInfo info = dse::candidates(reinterpret_cast<void *>(module), options);
+  std::string error;
+  auto out = std::make_unique<DseSession>();
+  out->session = dse::Session::open(reinterpret_cast<void *>(module), options, error);
+  if (!out->session)
+    throw std::runtime_error(error);
+  return out;
+}
+
+static DseProblem convert(const dse::Problem &p) {
   DseProblem out;
-  out.error = info.error;
-  out.graph = info.graph;
-  out.fifo_bram18k = info.fifoBram18k;
-  out.seconds = info.seconds;
-  for (const dse::NodeInfo &n : info.nodes) {
+  out.graph = p.graph;
+  out.fifo_bram18k = p.fifoBram18k;
+  out.seconds = p.seconds;
+  for (const dse::Node &n : p.nodes) {
     DseNode node;
     node.process = n.process;
     node.kind = n.kind;
-    for (const dse::CandidateInfo &c : n.candidates) {
-      DseCandidate cand;
-      cand.cycles = c.cycles;
-      cand.fill = c.fill;
-      cand.pre = c.pre;
-      cand.tail = c.tail;
-      cand.dsp = c.dsp;
-      cand.bram18k = c.bram18k;
-      cand.lanes_in = toRust(c.lanesIn);
-      cand.lanes_out = toRust(c.lanesOut);
-      cand.config = c.config;
-      node.candidates.push_back(std::move(cand));
-    }
+    for (const dse::Candidate &c : n.candidates)
+      node.candidates.push_back(DseCandidate{c.cycles, c.fill, c.pre, c.tail, c.dsp, c.bram18k,
+                                             toRust(c.lanesIn), toRust(c.lanesOut)});
     out.nodes.push_back(std::move(node));
   }
-  for (const dse::EdgeInfo &e : info.edges)
+  for (const dse::Edge &e : p.edges)
     out.edges.push_back(DseEdge{e.from, e.fromPort, e.to, e.toPort, e.channel});
   return out;
+}
+
+DseProblem dse_problem(const DseSession &session) { return convert(session.session->problem()); }
+
+rust::String dse_describe(const DseSession &session, uint32_t node, uint32_t index) {
+  return rust::String(session.session->describe(node, index));
 }
 
 static DseEstimate convert(const dse::Estimate &e) {
@@ -119,17 +123,27 @@ static DseEstimate convert(const dse::Estimate &e) {
   return out;
 }
 
-DseEstimate dse_apply(size_t module, const rust::Vec<rust::String> &configs, rust::Str status,
+DseEstimate dse_apply(DseSession &session, rust::Slice<const size_t> choice, rust::Str status,
                       rust::Str objective) {
-  std::vector<std::string> list;
-  for (const rust::String &c : configs)
-    list.emplace_back(std::string(c));
-  return convert(dse::apply(reinterpret_cast<void *>(module), list, std::string(status),
-                            std::string(objective)));
+  return convert(session.session->apply(std::vector<size_t>(choice.begin(), choice.end()),
+                                        std::string(status), std::string(objective)));
 }
 
 DseEstimate dse_estimate(size_t module) {
   return convert(dse::estimate(reinterpret_cast<void *>(module)));
+}
+
+void register_dse_solver() {
+  dse::setSolver([](const dse::Problem &problem, const dse::Request &request) {
+    DseRequest r{request.dsp, request.bram18k, rust::String(request.objective),
+                 request.timeLimit};
+    DseSolution s = solve_dse(convert(problem), r);
+    dse::Solution out;
+    out.error = std::string(s.error);
+    out.status = std::string(s.status);
+    out.choice.assign(s.choice.begin(), s.choice.end());
+    return out;
+  });
 }
 
 } // namespace ming::bridge

@@ -90,8 +90,6 @@ struct TestCostModel : ming::impl::TestCostModelBase<TestCostModel> {
         cfg = it->second;
       cost::ProcessCost pc = cost::estimate(process, cfg, options);
       report(process, pc);
-      if (candidates)
-        reportCandidates(process, options);
       costs[process.getSymName().str()] = std::move(pc);
     });
     getOperation().walk([&](ming::dfg::GraphOp graph) {
@@ -150,28 +148,6 @@ struct TestCostModel : ming::impl::TestCostModelBase<TestCostModel> {
       << " pre=" << pc.pre << " tail=" << pc.tail;
     for (const std::string &note : pc.notes)
       d << " [" << note << "]";
-  }
-
-  void reportCandidates(ming::dfg::ProcessOp process, const cost::CostOptions &options) {
-    std::vector<cost::Candidate> list = cost::enumerateCandidates(process, options);
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    os << "candidates @" << process.getSymName() << " (" << list.size() << "):";
-    for (const cost::Candidate &c : list) {
-      os << " {";
-      bool first = true;
-      for (auto &[id, choice] : c.config.loops) {
-        os << (first ? "" : " ") << 'L' << id << "/u" << choice.unroll.value_or(1);
-        first = false;
-      }
-      for (auto &[arg, lanes] : c.config.lanes)
-        if (lanes != 1) {
-          os << (first ? "" : " ") << "arg" << arg << "/l" << lanes;
-          first = false;
-        }
-      os << ": " << c.cost.cycles << "c " << c.cost.dsp << "d " << c.cost.bram18k << "b}";
-    }
-    process.emitRemark(s);
   }
 };
 

@@ -16,50 +16,33 @@
 //! Choosing among enumerated candidates keeps the model linear, so HiGHS
 //! proves optimality over the whole choice space.
 
+use crate::bridge::ffi::{DseCandidate, DseProblem};
 use highs::{HighsModelStatus, RowProblem, Sense};
 use std::fmt;
 use std::time::Instant;
 
-/// One configuration of a process, as the cost model estimates it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Candidate {
-    /// Cycles to process the whole input once started.
-    pub cycles: f64,
-    /// Cycles from start to the first output (what a consumer waits for).
-    pub fill: f64,
-    /// Cycles from start to the first pull (0 without inputs).
-    pub pre: f64,
-    /// Cycles from the last pull to the end (0 without inputs).
-    pub tail: f64,
-    pub dsp: f64,
-    pub bram: f64,
-    /// Lanes per input port and per output port, in port order.
-    pub lanes_in: Vec<u32>,
-    pub lanes_out: Vec<u32>,
-}
-
-#[derive(Clone, Debug)]
-pub struct Node {
-    pub name: String,
-    pub candidates: Vec<Candidate>,
-}
-
-/// A channel from output port `from_port` of node `from` to input port
-/// `to_port` of node `to`.
+/// The ILP over a DSE problem (the candidates' figures from the C++ cost
+/// model, ming/DSE/Session.h) under the board's limits.
 #[derive(Clone, Copy, Debug)]
-pub struct Edge {
-    pub from: usize,
-    pub from_port: usize,
-    pub to: usize,
-    pub to_port: usize,
+pub struct Problem<'a> {
+    pub graph: &'a DseProblem,
+    pub dsp_limit: f64,
+    /// What the processes may use: the FIFOs' share is already off.
+    pub bram_limit: f64,
 }
 
-#[derive(Clone, Debug)]
-pub struct Problem {
-    pub nodes: Vec<Node>,
-    pub edges: Vec<Edge>,
-    pub dsp_limit: f64,
-    pub bram_limit: f64,
+/// The figures of a candidate as the ILP takes them.
+fn cycles(c: &DseCandidate) -> f64 {
+    c.cycles as f64
+}
+
+fn resources(c: &DseCandidate) -> f64 {
+    (c.dsp + c.bram18k) as f64
+}
+
+/// Lanes of port `port` in `lanes` (1 for a port the list does not name).
+fn lane(lanes: &[i64], port: u32) -> f64 {
+    lanes.get(port as usize).copied().unwrap_or(1).max(1) as f64
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,18 +104,18 @@ const MAX_FIGURE: f64 = 1e15;
 
 /// Solves `problem` to proven optimality (or until `time_limit` seconds).
 pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -> Result<Solution, DseError> {
-    for node in &problem.nodes {
+    for node in &problem.graph.nodes {
         if node.candidates.is_empty() {
-            return Err(DseError::NoCandidates(node.name.clone()));
+            return Err(DseError::NoCandidates(node.process.clone()));
         }
         // HiGHS takes 1e20 and above as infinite and refuses the problem.
         for c in &node.candidates {
-            let figures = [c.cycles, c.fill, c.pre, c.tail, c.dsp, c.bram];
-            if figures.iter().any(|v| !v.is_finite() || v.abs() >= MAX_FIGURE) {
+            let figures = [c.cycles, c.fill, c.pre, c.tail, c.dsp, c.bram18k];
+            if figures.iter().any(|&v| (v as f64).abs() >= MAX_FIGURE) {
                 return Err(DseError::Solver(format!(
                     "process '{}' has a configuration of {} cycles, {} DSP and {} BRAM18K, beyond what the ILP \
                      can represent (at most {MAX_FIGURE:e})",
-                    node.name, c.cycles, c.dsp, c.bram
+                    node.process, c.cycles, c.dsp, c.bram18k
                 )));
             }
         }
@@ -140,11 +123,7 @@ pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -
     let start = Instant::now();
     let limits = (Some(problem.dsp_limit), Some(problem.bram_limit));
     match run(problem, Goal::Latency(objective), limits, time_limit)? {
-        Some((choice, _, status)) => {
-            // The latency itself, without the tie-breaking weights.
-            let value = evaluate(problem, &choice, objective);
-            Ok(Solution { choice, objective: value, status, seconds: start.elapsed().as_secs_f64() })
-        }
+        Some((choice, value, status)) => Ok(Solution { choice, objective: value, status, seconds: start.elapsed().as_secs_f64() }),
         None => {
             // Name the limits that would work: the least DSP of a choice
             // within the BRAM limit (of any choice when none is), and the
@@ -166,8 +145,9 @@ pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -
     }
 }
 
-/// Builds and solves one program under the (DSP, BRAM) limits given.
-/// `None` means proven infeasible.
+/// Builds and solves one program under the (DSP, BRAM) limits given: the
+/// choice, the goal's value (for a latency, without the tie-breaking
+/// weights) and the status. `None` means proven infeasible.
 fn run(
     problem: &Problem,
     goal: Goal,
@@ -177,24 +157,20 @@ fn run(
     let mut pb = RowProblem::default();
     // Ties in latency go to the design with fewer DSPs and BRAMs: a weight so
     // small that all resources together stay below half a cycle.
-    let most: f64 = problem
-        .nodes
-        .iter()
-        .map(|n| n.candidates.iter().map(|c| c.dsp + c.bram).fold(0.0, f64::max))
-        .sum();
+    let nodes = &problem.graph.nodes;
+    let most: f64 = nodes.iter().map(|n| n.candidates.iter().map(resources).fold(0.0, f64::max)).sum();
     let tie = 0.5 / (1.0 + most);
-    let objective = |c: &Candidate| match goal {
-        Goal::Latency(Objective::Sum) => c.cycles + tie * (c.dsp + c.bram),
-        Goal::Latency(Objective::Dataflow) => tie * (c.dsp + c.bram),
-        Goal::Dsp => c.dsp,
-        Goal::Bram => c.bram,
+    let objective = |c: &DseCandidate| match goal {
+        Goal::Latency(Objective::Sum) => cycles(c) + tie * resources(c),
+        Goal::Latency(Objective::Dataflow) => tie * resources(c),
+        Goal::Dsp => c.dsp as f64,
+        Goal::Bram => c.bram18k as f64,
     };
     // x[p][c]: node p takes candidate c.
     // Columns are numbered in creation order; the solution is read by number.
     let mut index = Vec::new();
     let mut next = 0usize;
-    let x: Vec<Vec<_>> = problem
-        .nodes
+    let x: Vec<Vec<_>> = nodes
         .iter()
         .map(|n| {
             let cols: Vec<_> = n.candidates.iter().map(|c| pb.add_integer_column(objective(c), 0..=1)).collect();
@@ -206,29 +182,30 @@ fn run(
     for cols in &x {
         pb.add_row(1..=1, cols.iter().map(|&c| (c, 1.0)));
     }
-    for e in &problem.edges {
-        let from = &problem.nodes[e.from].candidates;
-        let to = &problem.nodes[e.to].candidates;
-        let lane = |v: &Vec<u32>, port: usize| v.get(port).copied().unwrap_or(1) as f64;
-        let terms = x[e.from]
+    let edges = &problem.graph.edges;
+    for e in edges {
+        let (from, to) = (e.from as usize, e.to as usize);
+        let terms = x[from]
             .iter()
-            .zip(from)
+            .zip(&nodes[from].candidates)
             .map(|(&col, c)| (col, lane(&c.lanes_out, e.from_port)))
-            .chain(x[e.to].iter().zip(to).map(|(&col, c)| (col, -lane(&c.lanes_in, e.to_port))));
+            .chain(x[to].iter().zip(&nodes[to].candidates).map(|(&col, c)| (col, -lane(&c.lanes_in, e.to_port))));
         pb.add_row(0..=0, terms.collect::<Vec<_>>());
     }
-    let sum = |f: fn(&Candidate) -> f64| -> Vec<_> {
+    let sum = |f: fn(&DseCandidate) -> f64| -> Vec<_> {
         x.iter()
-            .zip(&problem.nodes)
+            .zip(nodes)
             .flat_map(|(cols, n)| cols.iter().zip(&n.candidates).map(move |(&col, c)| (col, f(c))))
             .collect()
     };
     if let Some(limit) = limits.0 {
-        pb.add_row(..=limit, sum(|c| c.dsp));
+        pb.add_row(..=limit, sum(|c| c.dsp as f64));
     }
     if let Some(limit) = limits.1 {
-        pb.add_row(..=limit, sum(|c| c.bram));
+        pb.add_row(..=limit, sum(|c| c.bram18k as f64));
     }
+    // The latency column of the dataflow objective (numbered after the x's).
+    let mut latency = None;
     if let Goal::Latency(Objective::Dataflow) = goal {
         // The cost model's recursion (estimateGraph) as lower bounds, each
         // `variable >= candidate constants + another variable`:
@@ -240,14 +217,15 @@ fn run(
         // is the recursion's value, and minimising L reaches it on the
         // critical chain: the optimum is exactly the model's graph latency.
         let l = pb.add_column(1.0, 0..);
-        let a: Vec<_> = problem.nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
-        let fo: Vec<_> = problem.nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
-        let t: Vec<_> = problem.nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
-        let chosen = |p: usize, field: &dyn Fn(&Candidate) -> f64| -> Vec<_> {
-            x[p].iter().zip(&problem.nodes[p].candidates).map(|(&col, c)| (col, -field(c))).collect()
+        latency = Some(next);
+        let a: Vec<_> = nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
+        let fo: Vec<_> = nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
+        let t: Vec<_> = nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
+        let chosen = |p: usize, field: &dyn Fn(&DseCandidate) -> i64| -> Vec<_> {
+            x[p].iter().zip(&nodes[p].candidates).map(|(&col, c)| (col, -(field(c) as f64))).collect()
         };
-        for p in 0..problem.nodes.len() {
-            let row = |var, other: Option<_>, field: &dyn Fn(&Candidate) -> f64| {
+        for p in 0..nodes.len() {
+            let row = |var, other: Option<_>, field: &dyn Fn(&DseCandidate) -> i64| {
                 let mut terms = vec![(var, 1.0)];
                 terms.extend(other.map(|o| (o, -1.0)));
                 terms.extend(chosen(p, field));
@@ -259,10 +237,11 @@ fn run(
             pb.add_row(0.., row(t[p], Some(a[p]), &|c| c.cycles - c.pre));
             pb.add_row(0.., [(l, 1.0), (t[p], -1.0)]);
         }
-        for e in &problem.edges {
-            pb.add_row(0.., [(a[e.to], 1.0), (fo[e.from], -1.0)]);
-            let mut finish = vec![(t[e.to], 1.0), (t[e.from], -1.0)];
-            finish.extend(chosen(e.to, &|c| c.tail));
+        for e in edges {
+            let (from, to) = (e.from as usize, e.to as usize);
+            pb.add_row(0.., [(a[to], 1.0), (fo[from], -1.0)]);
+            let mut finish = vec![(t[to], 1.0), (t[from], -1.0)];
+            finish.extend(chosen(to, &|c| c.tail));
             pb.add_row(0.., finish);
         }
     }
@@ -306,7 +285,15 @@ fn run(
         }
         choice.push(best);
     }
-    Ok(Some((choice, solved.objective_value(), status.to_string())))
+    // A latency without the tie-breaking weights: the dataflow column L is
+    // the model's graph latency of the choice (its least value, see above);
+    // the sum is the chosen cycles.
+    let value = match goal {
+        Goal::Latency(Objective::Dataflow) => latency.map_or(0.0, |l| values[l]).round(),
+        Goal::Latency(Objective::Sum) => choice.iter().zip(nodes).map(|(&c, n)| cycles(&n.candidates[c])).sum(),
+        Goal::Dsp | Goal::Bram => solved.objective_value(),
+    };
+    Ok(Some((choice, value, status.to_string())))
 }
 
 /// HiGHS's branch-and-bound, as the progress display shows it: the best
@@ -327,62 +314,74 @@ unsafe extern "C" fn ilp_progress(
     crate::progress::detail(&format!("ILP best {best}, bound {bound}{gap}, {} nodes", d.mip_node_count));
 }
 
-/// The objective of a given choice, computed directly (for tests and the
-/// report's baseline).
-pub fn evaluate(problem: &Problem, choice: &[usize], objective: Objective) -> f64 {
-    let cand = |p: usize| &problem.nodes[p].candidates[choice[p]];
-    match objective {
-        Objective::Sum => (0..problem.nodes.len()).map(|p| cand(p).cycles).sum(),
-        Objective::Dataflow => {
-            let n = problem.nodes.len();
-            // The recursion of estimateGraph; the graph is acyclic, so n
-            // rounds over the nodes reach the fixpoint in any order.
-            let (mut a, mut fo, mut t) = (vec![0.0f64; n], vec![0.0f64; n], vec![0.0f64; n]);
-            for _ in 0..n {
-                for p in 0..n {
-                    let c = cand(p);
-                    let into = problem.edges.iter().filter(|e| e.to == p);
-                    a[p] = into.clone().map(|e| fo[e.from]).fold(0.0, f64::max);
-                    fo[p] = c.fill.max(a[p] + c.fill - c.pre);
-                    t[p] = c.cycles.max(a[p] + c.cycles - c.pre);
-                    for e in into {
-                        t[p] = t[p].max(t[e.from] + c.tail);
-                    }
-                }
-            }
-            t.into_iter().fold(0.0, f64::max)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bridge::ffi::{DseEdge, DseNode};
 
     /// A candidate that pulls at once and ends `fill` cycles after its last
     /// pull (an elementwise stage).
-    fn cand(cycles: f64, fill: f64, dsp: f64, bram: f64, lanes_in: u32, lanes_out: u32) -> Candidate {
-        Candidate { cycles, fill, pre: 0.0, tail: fill, dsp, bram, lanes_in: vec![lanes_in], lanes_out: vec![lanes_out] }
+    fn cand(cycles: i64, fill: i64, dsp: i64, bram18k: i64, lanes_in: i64, lanes_out: i64) -> DseCandidate {
+        DseCandidate { cycles, fill, pre: 0, tail: fill, dsp, bram18k, lanes_in: vec![lanes_in], lanes_out: vec![lanes_out] }
+    }
+
+    fn node(name: &str, candidates: Vec<DseCandidate>) -> DseNode {
+        DseNode { process: name.into(), kind: String::new(), candidates }
+    }
+
+    fn edge(from: u32, to: u32) -> DseEdge {
+        DseEdge { from, from_port: 0, to, to_port: 0, channel: String::new() }
+    }
+
+    fn graph(nodes: Vec<DseNode>, edges: Vec<DseEdge>) -> DseProblem {
+        DseProblem { graph: "g".into(), nodes, edges, fifo_bram18k: 0, seconds: 0.0 }
+    }
+
+    fn limits(graph: &DseProblem, dsp_limit: f64, bram_limit: f64) -> Problem<'_> {
+        Problem { graph, dsp_limit, bram_limit }
+    }
+
+    /// The graph latency of a given choice, computed directly: the recursion
+    /// of the cost model's estimateGraph, which the ILP's rows encode.
+    fn evaluate(problem: &Problem, choice: &[usize], objective: Objective) -> f64 {
+        let nodes = &problem.graph.nodes;
+        let cand = |p: usize| &nodes[p].candidates[choice[p]];
+        match objective {
+            Objective::Sum => (0..nodes.len()).map(|p| cand(p).cycles as f64).sum(),
+            Objective::Dataflow => {
+                let n = nodes.len();
+                // The graph is acyclic, so n rounds over the nodes reach the
+                // fixpoint in any order.
+                let (mut a, mut fo, mut t) = (vec![0i64; n], vec![0i64; n], vec![0i64; n]);
+                for _ in 0..n {
+                    for p in 0..n {
+                        let c = cand(p);
+                        let into = problem.graph.edges.iter().filter(|e| e.to as usize == p);
+                        a[p] = into.clone().map(|e| fo[e.from as usize]).max().unwrap_or(0);
+                        fo[p] = c.fill.max(a[p] + c.fill - c.pre);
+                        t[p] = c.cycles.max(a[p] + c.cycles - c.pre);
+                        for e in into {
+                            t[p] = t[p].max(t[e.from as usize] + c.tail);
+                        }
+                    }
+                }
+                t.into_iter().max().unwrap_or(0) as f64
+            }
+        }
     }
 
     /// Hand-computed recursion: a window (pre 40, tail 30) between a load
     /// and a slow map.
     #[test]
     fn evaluate_follows_the_recursion() {
-        let node = |name: &str, c: Candidate| Node { name: name.into(), candidates: vec![c] };
-        let mut window = cand(500.0, 100.0, 0.0, 0.0, 1, 1);
-        window.pre = 40.0;
-        window.tail = 30.0;
-        let p = Problem {
-            nodes: vec![
-                node("load", cand(300.0, 2.0, 0.0, 0.0, 1, 1)),
-                node("window", window),
-                node("map", cand(600.0, 5.0, 0.0, 0.0, 1, 1)),
-            ],
-            edges: (0..2).map(|i| Edge { from: i, from_port: 0, to: i + 1, to_port: 0 }).collect(),
-            dsp_limit: 10.0,
-            bram_limit: 10.0,
-        };
+        let mut window = cand(500, 100, 0, 0, 1, 1);
+        window.pre = 40;
+        window.tail = 30;
+        let g = graph(
+            vec![node("load", vec![cand(300, 2, 0, 0, 1, 1)]), node("window", vec![window]), node("map", vec![cand(600, 5, 0, 0, 1, 1)])],
+            (0..2).map(|i| edge(i, i + 1)).collect(),
+        );
+        let p = limits(&g, 10.0, 10.0);
         // load: T 300, FO 2. window: A 2 < pre, FO = 100, T = max(500,
         // 2 + 460, 300 + 30) = 500. map: A 100, FO 105, T = max(600, 700,
         // 505) = 700: the map is the bottleneck and starts late.
@@ -393,18 +392,17 @@ mod tests {
 
     /// Every lane-consistent choice within the limits, best objective.
     fn brute_force(p: &Problem, objective: Objective) -> Option<f64> {
-        let n = p.nodes.len();
+        let nodes = &p.graph.nodes;
+        let n = nodes.len();
         let mut choice = vec![0; n];
         let mut best: Option<f64> = None;
         loop {
-            let c = |i: usize| &p.nodes[i].candidates[choice[i]];
-            let lanes_ok = p.edges.iter().all(|e| {
-                c(e.from).lanes_out.get(e.from_port).copied().unwrap_or(1)
-                    == c(e.to).lanes_in.get(e.to_port).copied().unwrap_or(1)
-            });
-            let dsp: f64 = (0..n).map(|i| c(i).dsp).sum();
-            let bram: f64 = (0..n).map(|i| c(i).bram).sum();
-            if lanes_ok && dsp <= p.dsp_limit && bram <= p.bram_limit {
+            let c = |i: u32| &nodes[i as usize].candidates[choice[i as usize]];
+            let lanes_ok =
+                p.graph.edges.iter().all(|e| lane(&c(e.from).lanes_out, e.from_port) == lane(&c(e.to).lanes_in, e.to_port));
+            let dsp: i64 = (0..n as u32).map(|i| c(i).dsp).sum();
+            let bram: i64 = (0..n as u32).map(|i| c(i).bram18k).sum();
+            if lanes_ok && dsp as f64 <= p.dsp_limit && bram as f64 <= p.bram_limit {
                 let v = evaluate(p, &choice, objective);
                 best = Some(best.map_or(v, |b: f64| b.min(v)));
             }
@@ -414,7 +412,7 @@ mod tests {
                     return best;
                 }
                 choice[i] += 1;
-                if choice[i] < p.nodes[i].candidates.len() {
+                if choice[i] < nodes[i].candidates.len() {
                     break;
                 }
                 choice[i] = 0;
@@ -425,32 +423,23 @@ mod tests {
 
     /// A chain load -> conv -> relu -> store where the conv trades DSPs for
     /// cycles and lanes must agree.
-    fn chain(dsp_limit: f64) -> Problem {
-        let node = |name: &str, c: Vec<Candidate>| Node { name: name.into(), candidates: c };
-        Problem {
-            nodes: vec![
-                node("load", vec![cand(3072.0, 1.0, 0.0, 0.0, 1, 1), cand(1536.0, 1.0, 0.0, 0.0, 1, 2)]),
-                node(
-                    "conv",
-                    vec![
-                        cand(8192.0, 70.0, 27.0, 1.0, 1, 1),
-                        cand(1024.0, 70.0, 216.0, 1.0, 1, 1),
-                        cand(512.0, 36.0, 432.0, 2.0, 2, 2),
-                    ],
-                ),
-                node("relu", vec![cand(1024.0, 1.0, 0.0, 0.0, 1, 1), cand(512.0, 1.0, 0.0, 0.0, 2, 2)]),
-                node("store", vec![cand(1024.0, 0.0, 0.0, 0.0, 1, 1), cand(512.0, 0.0, 0.0, 0.0, 2, 1)]),
+    fn chain() -> DseProblem {
+        graph(
+            vec![
+                node("load", vec![cand(3072, 1, 0, 0, 1, 1), cand(1536, 1, 0, 0, 1, 2)]),
+                node("conv", vec![cand(8192, 70, 27, 1, 1, 1), cand(1024, 70, 216, 1, 1, 1), cand(512, 36, 432, 2, 2, 2)]),
+                node("relu", vec![cand(1024, 1, 0, 0, 1, 1), cand(512, 1, 0, 0, 2, 2)]),
+                node("store", vec![cand(1024, 0, 0, 0, 1, 1), cand(512, 0, 0, 0, 2, 1)]),
             ],
-            edges: (0..3).map(|i| Edge { from: i, from_port: 0, to: i + 1, to_port: 0 }).collect(),
-            dsp_limit,
-            bram_limit: 10.0,
-        }
+            (0..3).map(|i| edge(i, i + 1)).collect(),
+        )
     }
 
     #[test]
     fn chain_picks_the_fastest_design_that_fits() {
+        let g = chain();
         for (limit, expect_conv) in [(1248.0, 2), (300.0, 1), (50.0, 0)] {
-            let p = chain(limit);
+            let p = limits(&g, limit, 10.0);
             let s = solve(&p, Objective::Dataflow, None).expect("feasible");
             assert_eq!(s.status, "optimal");
             assert_eq!(s.choice[1], expect_conv, "dsp limit {limit}");
@@ -464,7 +453,8 @@ mod tests {
 
     #[test]
     fn sum_objective_is_the_papers() {
-        let p = chain(1248.0);
+        let g = chain();
+        let p = limits(&g, 1248.0, 10.0);
         let s = solve(&p, Objective::Sum, None).expect("feasible");
         let best = brute_force(&p, Objective::Sum).expect("feasible");
         assert!((s.objective - best).abs() < 1e-6);
@@ -473,8 +463,8 @@ mod tests {
 
     #[test]
     fn infeasible_limits_name_the_smallest_that_work() {
-        let p = chain(10.0);
-        let err = solve(&p, Objective::Dataflow, None).expect_err("27 DSPs needed");
+        let g = chain();
+        let err = solve(&limits(&g, 10.0, 10.0), Objective::Dataflow, None).expect_err("27 DSPs needed");
         assert_eq!(err, DseError::Infeasible { min_dsp: 27.0, min_bram: 1.0 });
         assert!(err.to_string().contains("27 DSP"));
     }
@@ -483,26 +473,25 @@ mod tests {
     /// takes as infinite; it refused the problem and the highs crate panicked.
     #[test]
     fn costs_beyond_the_ilp_are_an_error() {
-        let mut p = chain(10.0);
-        p.nodes[0].candidates[0].cycles = 3.7e19;
-        let err = solve(&p, Objective::Dataflow, None).expect_err("not representable");
+        let mut g = chain();
+        g.nodes[0].candidates[0].cycles = i64::MAX;
+        let err = solve(&limits(&g, 10.0, 10.0), Objective::Dataflow, None).expect_err("not representable");
         assert!(err.to_string().contains("beyond what the ILP can represent"), "{err}");
-        p.nodes[0].candidates[0].cycles = f64::INFINITY;
-        assert!(solve(&p, Objective::Sum, None).is_err());
+        g.nodes[0].candidates[0].cycles = 1;
+        g.nodes[0].candidates[0].bram18k = -(1 << 60);
+        assert!(solve(&limits(&g, 10.0, 10.0), Objective::Sum, None).is_err());
     }
 
     #[test]
     fn ties_go_to_fewer_resources() {
-        let node = |name: &str, c: Vec<Candidate>| Node { name: name.into(), candidates: c };
-        let p = Problem {
-            nodes: vec![
-                node("a", vec![cand(100.0, 5.0, 32.0, 0.0, 1, 1), cand(100.0, 5.0, 8.0, 0.0, 1, 1), cand(100.0, 5.0, 8.0, 2.0, 1, 1)]),
-                node("b", vec![cand(50.0, 1.0, 4.0, 1.0, 1, 1), cand(50.0, 1.0, 4.0, 0.0, 1, 1)]),
+        let g = graph(
+            vec![
+                node("a", vec![cand(100, 5, 32, 0, 1, 1), cand(100, 5, 8, 0, 1, 1), cand(100, 5, 8, 2, 1, 1)]),
+                node("b", vec![cand(50, 1, 4, 1, 1, 1), cand(50, 1, 4, 0, 1, 1)]),
             ],
-            edges: vec![Edge { from: 0, from_port: 0, to: 1, to_port: 0 }],
-            dsp_limit: 1248.0,
-            bram_limit: 288.0,
-        };
+            vec![edge(0, 1)],
+        );
+        let p = limits(&g, 1248.0, 288.0);
         for objective in [Objective::Dataflow, Objective::Sum] {
             let s = solve(&p, objective, None).expect("feasible");
             assert_eq!(s.choice, vec![1, 1], "{objective:?}");
@@ -512,9 +501,9 @@ mod tests {
 
     #[test]
     fn empty_candidate_list_is_an_error() {
-        let mut p = chain(1248.0);
-        p.nodes[2].candidates.clear();
-        assert_eq!(solve(&p, Objective::Dataflow, None), Err(DseError::NoCandidates("relu".into())));
+        let mut g = chain();
+        g.nodes[2].candidates.clear();
+        assert_eq!(solve(&limits(&g, 1248.0, 10.0), Objective::Dataflow, None), Err(DseError::NoCandidates("relu".into())));
     }
 
     /// Random diamonds and chains against brute force: the ILP is exact.
@@ -523,38 +512,31 @@ mod tests {
         let mut seed = 12345u64;
         let mut rnd = |m: u64| {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) % m
+            ((seed >> 33) % m) as i64
         };
         for round in 0..40 {
-            let n = 3 + rnd(3) as usize;
-            let nodes: Vec<Node> = (0..n)
-                .map(|i| Node {
-                    name: format!("p{i}"),
-                    candidates: (0..1 + rnd(3))
+            let n = 3 + rnd(3) as u32;
+            let nodes: Vec<DseNode> = (0..n)
+                .map(|i| {
+                    let candidates = (0..1 + rnd(3))
                         .map(|_| {
-                            let lanes = 1 + rnd(2) as u32;
-                            let mut c = cand(
-                                (100 + rnd(900)) as f64,
-                                rnd(50) as f64,
-                                rnd(40) as f64,
-                                rnd(4) as f64,
-                                lanes,
-                                lanes,
-                            );
-                            c.pre = rnd(c.fill as u64 + 1) as f64;
-                            c.tail = rnd(80) as f64;
+                            let lanes = 1 + rnd(2);
+                            let mut c = cand(100 + rnd(900), rnd(50), rnd(40), rnd(4), lanes, lanes);
+                            c.pre = rnd(c.fill as u64 + 1);
+                            c.tail = rnd(80);
                             c
                         })
-                        .collect(),
+                        .collect();
+                    node(&format!("p{i}"), candidates)
                 })
                 .collect();
             // A chain plus, every other round, a skip edge (reconvergence).
-            let mut edges: Vec<Edge> =
-                (0..n - 1).map(|i| Edge { from: i, from_port: 0, to: i + 1, to_port: 0 }).collect();
+            let mut edges: Vec<DseEdge> = (0..n - 1).map(|i| edge(i, i + 1)).collect();
             if round % 2 == 0 {
-                edges.push(Edge { from: 0, from_port: 0, to: n - 1, to_port: 0 });
+                edges.push(edge(0, n - 1));
             }
-            let p = Problem { nodes, edges, dsp_limit: (20 + rnd(60)) as f64, bram_limit: (2 + rnd(8)) as f64 };
+            let g = graph(nodes, edges);
+            let p = limits(&g, (20 + rnd(60)) as f64, (2 + rnd(8)) as f64);
             for objective in [Objective::Dataflow, Objective::Sum] {
                 match (solve(&p, objective, None), brute_force(&p, objective)) {
                     (Ok(s), Some(best)) => {

@@ -1,11 +1,12 @@
-//! Design-space exploration (ARCHITECTURE.md stage 4): the C++ cost model
-//! estimates every candidate configuration of every process
-//! (cpp/Transforms/Dse.cpp, through the cxx bridge), `ilp` picks one per
-//! process with HiGHS, and the choice is written back as attributes.
+//! Design-space exploration (ARCHITECTURE.md stage 4): a C++ session
+//! (cpp/DSE, through the cxx bridge) lists every process instance's
+//! candidate configurations with the cost model's figures, `ilp` picks one
+//! index per instance with HiGHS, and the session writes the choice back.
+//! The same solver serves the `ming-dse` pass (`solve_dse`).
 pub mod ilp;
 
 use crate::bridge::ffi;
-use ilp::{Candidate, DseError, Edge, Node, Objective, Problem};
+use ilp::{DseError, Objective, Problem};
 use melior::ir::Module;
 use std::fmt;
 use std::time::Instant;
@@ -183,37 +184,47 @@ fn convert(e: ffi::DseEstimate) -> Result<Estimate, Failure> {
 
 /// The ILP of `p` under the limits; the FIFOs' BRAM is taken from the budget
 /// first (their depths do not depend on the choice).
-pub fn problem(p: &ffi::DseProblem, dsp: u32, bram18k: u32) -> Problem {
-    let lanes = |v: &[i64]| v.iter().map(|&l| l.max(1) as u32).collect();
-    Problem {
-        nodes: p
-            .nodes
-            .iter()
-            .map(|n| Node {
-                name: n.process.clone(),
-                candidates: n
-                    .candidates
-                    .iter()
-                    .map(|c| Candidate {
-                        cycles: c.cycles as f64,
-                        fill: c.fill as f64,
-                        pre: c.pre as f64,
-                        tail: c.tail as f64,
-                        dsp: c.dsp as f64,
-                        bram: c.bram18k as f64,
-                        lanes_in: lanes(&c.lanes_in),
-                        lanes_out: lanes(&c.lanes_out),
-                    })
-                    .collect(),
-            })
-            .collect(),
-        edges: p
-            .edges
-            .iter()
-            .map(|e| Edge { from: e.from as usize, from_port: e.from_port as usize, to: e.to as usize, to_port: e.to_port as usize })
-            .collect(),
-        dsp_limit: dsp as f64,
-        bram_limit: bram18k as f64 - p.fifo_bram18k as f64,
+pub fn problem(p: &ffi::DseProblem, dsp: u32, bram18k: u32) -> Problem<'_> {
+    Problem { graph: p, dsp_limit: f64::from(dsp), bram_limit: f64::from(bram18k) - p.fifo_bram18k as f64 }
+}
+
+/// One index per node of `p`, chosen by the ILP under `settings`.
+pub fn solve(p: &ffi::DseProblem, settings: &Settings) -> Result<ilp::Solution, Failure> {
+    let count: usize = p.nodes.iter().map(|n| n.candidates.len()).sum();
+    crate::progress::detail(&format!("ILP over {count} configurations of {} processes", p.nodes.len()));
+    let solution = ilp::solve(&problem(p, settings.dsp, settings.bram18k), settings.objective, settings.time_limit)
+        .map_err(|e| match e {
+            DseError::Infeasible { min_dsp, min_bram } => Failure::Infeasible {
+                graph: p.graph.clone(),
+                dsp: settings.dsp,
+                bram18k: settings.bram18k,
+                min_dsp,
+                min_bram18k: min_bram + p.fifo_bram18k as f64,
+            },
+            other => Failure::Other(other.to_string()),
+        })?;
+    log::info!("DSE: ILP {} in {:.3} s, objective {}", solution.status, solution.seconds, solution.objective);
+    Ok(solution)
+}
+
+/// The solver of the `ming-dse` pass (registered with the C++ side at
+/// start-up, see bridge.rs): the request's limits, default lanes.
+pub fn solve_dse(p: &ffi::DseProblem, request: &ffi::DseRequest) -> ffi::DseSolution {
+    let failed = |error: String| ffi::DseSolution { error, choice: Vec::new(), status: String::new() };
+    let (Ok(dsp), Ok(bram18k)) = (u32::try_from(request.dsp), u32::try_from(request.bram18k)) else {
+        return failed(format!("limits of {} DSP and {} BRAM18K are out of range", request.dsp, request.bram18k));
+    };
+    let Some(objective) = parse_objective(&request.objective) else {
+        return failed(format!("unknown objective '{}'", request.objective));
+    };
+    let settings = Settings {
+        objective,
+        time_limit: (request.time_limit > 0.0).then_some(request.time_limit),
+        ..Settings::new(dsp, bram18k)
+    };
+    match solve(p, &settings) {
+        Ok(s) => ffi::DseSolution { error: String::new(), choice: s.choice, status: s.status },
+        Err(f) => failed(f.to_string()),
     }
 }
 
@@ -221,47 +232,41 @@ pub fn problem(p: &ffi::DseProblem, dsp: u32, bram18k: u32) -> Problem {
 pub fn run(module: &Module, settings: &Settings) -> Result<Outcome, Failure> {
     let start = Instant::now();
     crate::progress::detail("enumerating configurations");
-    let candidates = ffi::dse_candidates(address(module), settings.max_lanes.max(1) as i64);
-    if !candidates.error.is_empty() {
-        return Err(Failure::Other(candidates.error));
-    }
-    let count: usize = candidates.nodes.iter().map(|n| n.candidates.len()).sum();
-    log::info!(
-        "DSE: {} nodes, {count} candidates, {} edges ({:.3} s to enumerate)",
-        candidates.nodes.len(),
-        candidates.edges.len(),
-        candidates.seconds
-    );
+    let mut session = ffi::dse_open(address(module), settings.max_lanes.max(1) as i64)
+        .map_err(|e| Failure::Other(e.what().to_string()))?;
+    let p = ffi::dse_problem(&session);
+    let count: usize = p.nodes.iter().map(|n| n.candidates.len()).sum();
+    log::info!("DSE: {} nodes, {count} candidates, {} edges ({:.3} s to enumerate)", p.nodes.len(), p.edges.len(), p.seconds);
     if log::log_enabled!(log::Level::Trace) {
-        for n in &candidates.nodes {
-            for c in &n.candidates {
-                log::trace!("DSE: {}: {} cycles, fill {}, pre {}, tail {}, {} DSP, {} BRAM18K: {}", n.process, c.cycles, c.fill, c.pre, c.tail, c.dsp, c.bram18k, c.config);
+        for (i, n) in p.nodes.iter().enumerate() {
+            for (k, c) in n.candidates.iter().enumerate() {
+                log::trace!(
+                    "DSE: {}: {} cycles, fill {}, pre {}, tail {}, {} DSP, {} BRAM18K: {}",
+                    n.process,
+                    c.cycles,
+                    c.fill,
+                    c.pre,
+                    c.tail,
+                    c.dsp,
+                    c.bram18k,
+                    ffi::dse_describe(&session, i as u32, k as u32)
+                );
             }
         }
     }
-    let ilp = problem(&candidates, settings.dsp, settings.bram18k);
-    crate::progress::detail(&format!("ILP over {count} configurations of {} processes", candidates.nodes.len()));
-    let solution = ilp::solve(&ilp, settings.objective, settings.time_limit).map_err(|e| match e {
-        DseError::Infeasible { min_dsp, min_bram } => Failure::Infeasible {
-            graph: candidates.graph.clone(),
-            dsp: settings.dsp,
-            bram18k: settings.bram18k,
-            min_dsp,
-            min_bram18k: min_bram + candidates.fifo_bram18k as f64,
-        },
-        other => Failure::Other(other.to_string()),
-    })?;
-    log::info!("DSE: ILP {} in {:.3} s, objective {}", solution.status, solution.seconds, solution.objective);
-    let configs: Vec<String> = solution
-        .choice
-        .iter()
-        .zip(&candidates.nodes)
-        .map(|(&c, n)| n.candidates[c].config.clone())
-        .collect();
-    for (n, c) in candidates.nodes.iter().zip(&configs) {
-        log::debug!("DSE: {} <- {c}", n.process);
+    let solution = solve(&p, settings)?;
+    if log::log_enabled!(log::Level::Debug) {
+        for (i, (n, &c)) in p.nodes.iter().zip(&solution.choice).enumerate() {
+            log::debug!("DSE: {} <- {}", n.process, ffi::dse_describe(&session, i as u32, c as u32));
+        }
     }
-    let estimate = convert(ffi::dse_apply(address(module), &configs, &solution.status, objective_name(settings.objective)))?;
+    let applied =
+        ffi::dse_apply(session.pin_mut(), &solution.choice, &solution.status, objective_name(settings.objective));
+    let estimate = convert(applied)?;
+    if settings.objective == Objective::Dataflow && estimate.dataflow as f64 != solution.objective {
+        // The ILP's rows and the report's graph model are one recursion.
+        log::warn!("DSE: the ILP's latency {} and the cost model's {} disagree", solution.objective, estimate.dataflow);
+    }
     Ok(Outcome {
         status: solution.status,
         objective: settings.objective,
@@ -297,26 +302,24 @@ mod tests {
     }
 
     fn dfg_problem() -> ffi::DseProblem {
-        let cand = |cycles, dsp, bram, lanes: i64, config: &str| ffi::DseCandidate {
+        let cand = |cycles, dsp, bram18k, lanes: i64| ffi::DseCandidate {
             cycles,
             fill: 1,
             pre: 0,
             tail: 1,
             dsp,
-            bram18k: bram,
+            bram18k,
             lanes_in: vec![lanes],
             lanes_out: vec![lanes],
-            config: config.to_string(),
         };
         ffi::DseProblem {
-            error: String::new(),
             graph: "g".into(),
             nodes: vec![
-                ffi::DseNode { process: "a".into(), kind: "load".into(), candidates: vec![cand(10, 0, 0, 1, "")] },
+                ffi::DseNode { process: "a".into(), kind: "load".into(), candidates: vec![cand(10, 0, 0, 1)] },
                 ffi::DseNode {
                     process: "b".into(),
                     kind: "pure_parallel".into(),
-                    candidates: vec![cand(100, 1, 2, 1, "L0.unroll=1"), cand(50, 2, 4, 1, "L0.unroll=2")],
+                    candidates: vec![cand(100, 1, 2, 1), cand(50, 2, 4, 1)],
                 },
             ],
             edges: vec![ffi::DseEdge { from: 0, from_port: 0, to: 1, to_port: 0, channel: String::new() }],
@@ -327,20 +330,20 @@ mod tests {
 
     #[test]
     fn fifo_bram_comes_off_the_budget() {
-        let p = problem(&dfg_problem(), 10, 6);
+        let g = dfg_problem();
+        let p = problem(&g, 10, 6);
         assert_eq!(p.bram_limit, 3.0);
-        assert_eq!(p.nodes[1].candidates[1].cycles, 50.0);
         let s = ilp::solve(&p, Objective::Dataflow, None).expect("feasible");
         // Only the first candidate of b fits 3 BRAM18K.
         assert_eq!(s.choice, vec![0, 0]);
-        let s = ilp::solve(&problem(&dfg_problem(), 10, 7), Objective::Dataflow, None).expect("feasible");
+        let s = ilp::solve(&problem(&g, 10, 7), Objective::Dataflow, None).expect("feasible");
         assert_eq!(s.choice, vec![0, 1]);
     }
 
     #[test]
     fn infeasible_names_limits_with_fifos() {
-        let p = problem(&dfg_problem(), 0, 288);
-        match ilp::solve(&p, Objective::Dataflow, None) {
+        let g = dfg_problem();
+        match ilp::solve(&problem(&g, 0, 288), Objective::Dataflow, None) {
             Err(DseError::Infeasible { min_dsp, min_bram }) => {
                 assert_eq!(min_dsp, 1.0);
                 assert_eq!(min_bram, 2.0);

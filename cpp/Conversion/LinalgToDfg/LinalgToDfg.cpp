@@ -13,7 +13,8 @@
 #include "Normalise.h"
 #include "Orders.h"
 
-#include "ming/Analysis/FifoDepths.h"
+#include "ming/DSE/FifoDepths.h"
+#include "ming/Dfg/Annotations.h"
 #include "ming/Analysis/KernelAnalysis.h"
 #include "ming/Support/CrashReport.h"
 #include "ming/Conversion/Passes.h"
@@ -841,7 +842,7 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
     if (init.role == Role::Stream)
       totals.push_back(cast<RankedTensorType>(init.source.getType()).getNumElements());
     totals.push_back(resultType.getNumElements());
-    proc->setAttr(ming::cost::kPortElementsAttr, b.getDenseI64ArrayAttr(totals));
+    proc->setAttr(ming::dfg::kPortElementsAttr, b.getDenseI64ArrayAttr(totals));
   }
   return success();
 }
@@ -960,12 +961,12 @@ LogicalResult GraphBuilder::lowerConcat(tensor::ConcatOp op) {
   for (RankedTensorType t : types)
     largest = std::max(largest, t.getNumElements());
   setLookahead(proc, 0, largest);
-  proc->setAttr(ming::cost::kJoinBurstAttr, b.getDenseI64ArrayAttr(bursts));
+  proc->setAttr(ming::dfg::kJoinBurstAttr, b.getDenseI64ArrayAttr(bursts));
   SmallVector<int64_t> totals;
   for (RankedTensorType t : types)
     totals.push_back(t.getNumElements());
   totals.push_back(resultType.getNumElements());
-  proc->setAttr(ming::cost::kPortElementsAttr, b.getDenseI64ArrayAttr(totals));
+  proc->setAttr(ming::dfg::kPortElementsAttr, b.getDenseI64ArrayAttr(totals));
   return success();
 }
 
@@ -999,7 +1000,7 @@ LogicalResult GraphBuilder::lowerSlice(tensor::ExtractSliceOp op) {
   for (unsigned d : order)
     skipped = skipped * shape[d] + op.getStaticOffsets()[d];
   setLookahead(proc, skipped + 1, source.getNumElements());
-  proc->setAttr(ming::cost::kPortElementsAttr,
+  proc->setAttr(ming::dfg::kPortElementsAttr,
                 b.getDenseI64ArrayAttr({source.getNumElements(), op.getResultType().getNumElements()}));
   return success();
 }
@@ -1033,7 +1034,7 @@ LogicalResult GraphBuilder::lowerPad(tensor::PadOp op) {
   }
   instantiate(proc, {taken->first, makeSource(result, order, loc)}, loc);
   setLookahead(proc, 1, source.getNumElements());
-  proc->setAttr(ming::cost::kPortElementsAttr,
+  proc->setAttr(ming::dfg::kPortElementsAttr,
                 b.getDenseI64ArrayAttr({source.getNumElements(), op.getResultType().getNumElements()}));
   return success();
 }
@@ -1067,8 +1068,8 @@ LogicalResult GraphBuilder::lowerReturn(func::ReturnOp ret) {
 /// elements, and never more than the whole tensor. Straight channels keep
 /// depth 2: without reconvergence a full FIFO only stalls, never deadlocks.
 void GraphBuilder::setLookahead(dfg::ProcessOp proc, int64_t lookahead, int64_t inputElements) {
-  proc->setAttr(ming::cost::kLookaheadAttr, b.getI64IntegerAttr(lookahead));
-  proc->setAttr(ming::cost::kInputElementsAttr, b.getI64IntegerAttr(inputElements));
+  proc->setAttr(ming::dfg::kLookaheadAttr, b.getI64IntegerAttr(lookahead));
+  proc->setAttr(ming::dfg::kInputElementsAttr, b.getI64IntegerAttr(inputElements));
 }
 
 LogicalResult GraphBuilder::run() {
@@ -1199,7 +1200,7 @@ LogicalResult GraphBuilder::run() {
 
   // Fork FIFOs once the whole graph is known (one lane each; the DSE resizes
   // them for the lanes and pipelines it chooses).
-  ming::cost::sizeForkFifos(graph);
+  ming::dse::sizeForkFifos(graph);
 
   // The graph takes the function's name, as a C identifier: it names the
   // HLS top function, its files and its Tcl project.

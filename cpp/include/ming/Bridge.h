@@ -2,9 +2,11 @@
 #ifndef MING_BRIDGE_H
 #define MING_BRIDGE_H
 
+#include "ming/DSE/Session.h"
 #include "rust/cxx.h"
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 namespace ming::bridge {
 struct OptRequest;
@@ -17,10 +19,17 @@ void install_crash_handler();
 void instrument_pass_manager(size_t pass_manager);
 struct DseProblem;
 struct DseEstimate;
-DseProblem dse_candidates(size_t module, int64_t max_lanes);
-DseEstimate dse_apply(size_t module, const rust::Vec<rust::String> &configs, rust::Str status,
+/// The DSE session Rust holds (opaque to it).
+struct DseSession {
+  std::unique_ptr<dse::Session> session;
+};
+std::unique_ptr<DseSession> dse_open(size_t module, int64_t max_lanes);
+DseProblem dse_problem(const DseSession &session);
+rust::String dse_describe(const DseSession &session, uint32_t node, uint32_t index);
+DseEstimate dse_apply(DseSession &session, rust::Slice<const size_t> choice, rust::Str status,
                       rust::Str objective);
 DseEstimate dse_estimate(size_t module);
+void register_dse_solver();
 } // namespace ming::bridge
 
 #endif

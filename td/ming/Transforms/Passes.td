@@ -34,12 +34,44 @@ def TestCostModel : Pass<"ming-test-cost-model", "mlir::ModuleOp"> {
                "Hypothetical directives: <process>.L<id>.unroll=N (0 = full), "
                "<process>.L<id>.pipeline=0|1, <process>.L<id>.ii=N, "
                "<process>.arg<N>.lanes=N">,
-    Option<"candidates", "candidates", "bool", /*default=*/"false",
-           "Also report the DSE candidates (Pareto points) of every process">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect"];
 }
 
+def Dse : Pass<"ming-dse", "mlir::ModuleOp"> {
+  let summary = "Choose unroll factors, IIs, pipelines and lanes for a dfg.graph (stage 4)";
+  let description = [{
+    The design-space exploration (docs/cost-model.md): for every process
+    instance of the module's graph (the one marked `ming.top` when there are
+    several) the cost model lists candidate configurations (unroll factors
+    dividing the trip counts, requested IIs, pipeline positions, lanes per
+    port) and keeps the Pareto-optimal ones; an integer linear program picks
+    one per instance so that lanes agree on every channel and the DSPs and
+    BRAM18Ks fit `dsp` and `bram`, minimising the graph's dataflow latency
+    (or the paper's sum of stage latencies). The choice is written back as
+    directives (`ming.unroll`, `ming.pipeline_ii`, `ming.partition_cyclic`,
+    lanes in the channel and port types), FIFO depths, and `ming.dse.*`
+    figures on the processes and the graph.
+
+    The ILP is HiGHS, solved by the process that runs the pass: ming-opt
+    registers it. A plugin loaded into mlir-opt has no solver; there
+    `choice` gives the candidate index of every instance (in the order of the
+    graph's body), which is also how a test pins a choice.
+  }];
+  let options = [
+    Option<"dsp", "dsp", "int64_t", /*default=*/"-1", "DSP48E2 slices available (required)">,
+    Option<"bram", "bram", "int64_t", /*default=*/"-1", "BRAM18K blocks available (required)">,
+    Option<"objective", "objective", "std::string", /*default=*/"\"dataflow\"",
+           "What to minimise: dataflow (the graph's latency) or sum (the paper's Eq. 1)">,
+    Option<"maxLanes", "max-lanes", "int64_t", /*default=*/"64",
+           "Most lanes offered on any channel">,
+    Option<"timeLimit", "time-limit", "double", /*default=*/"0",
+           "Seconds the solver may spend per solve (0: until proven optimal)">,
+    ListOption<"choice", "choice", "int64_t",
+               "The candidate index of every instance; no solver runs">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::memref::MemRefDialect"];
+}
 
 def QuantizeInteger : Pass<"ming-quantize-integer", "mlir::func::FuncOp"> {
   let summary = "Turn QDQ fake-quant float arithmetic into integer hardware";

@@ -8,7 +8,7 @@
 // scf.if, memref.alloca buffers with `ming.partition_complete_dims`,
 // memref.get_global ROMs, arith/math, dfg.pull/push) and can be asked about
 // hypothetical directives (a ProcessConfig) without changing the IR, so the
-// DSE can enumerate choices cheaply (enumerateCandidates).
+// DSE can enumerate choices cheaply (cpp/DSE/Candidates.cpp).
 #ifndef MING_ANALYSIS_COSTMODEL_H
 #define MING_ANALYSIS_COSTMODEL_H
 
@@ -167,30 +167,6 @@ private:
   CostOptions options;
   std::unique_ptr<Cache> cache;
 };
-
-/// One point of the DSE's choice per process: a config and its cost.
-struct Candidate {
-  ProcessConfig config;
-  ProcessCost cost;
-};
-
-/// Candidate configurations of `process` for the ILP: every pipelined loop of
-/// the IR unrolled by each divisor of its trip count, every port with each
-/// lane count dividing its accesses per iteration, buffers auto-partitioned;
-/// within one lane assignment only Pareto-optimal (cycles, dsp, bram18k)
-/// points are kept. At most `limit` configurations are evaluated.
-/// The same configurations before the Pareto filter (every one evaluated,
-/// in enumeration order: unroll choices outer, lane choices inner).
-std::vector<Candidate> enumerateConfigurations(dfg::ProcessOp process,
-                                               const CostOptions &options = {},
-                                               unsigned limit = 512);
-/// The same with the caller's estimator (its caches then serve later
-/// estimates of the same process too).
-std::vector<Candidate> enumerateConfigurations(Estimator &estimator, unsigned limit = 512);
-
-std::vector<Candidate> enumerateCandidates(dfg::ProcessOp process,
-                                           const CostOptions &options = {},
-                                           unsigned limit = 512);
 
 //===----------------------------------------------------------------------===//
 // Graph

@@ -1,5 +1,6 @@
-// FIFO depths on reconvergent paths: see ming/Analysis/FifoDepths.h.
-#include "ming/Analysis/FifoDepths.h"
+// FIFO depths on reconvergent paths: see ming/DSE/FifoDepths.h.
+#include "ming/DSE/FifoDepths.h"
+#include "ming/Dfg/Annotations.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
@@ -9,7 +10,9 @@
 
 using namespace mlir;
 
-namespace ming::cost {
+namespace ming::dse {
+using namespace dfg;
+using namespace cost;
 namespace {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : a; }
@@ -192,4 +195,4 @@ void sizeForkFifos(dfg::GraphOp graph, const InFlight &inFlight) {
     f.channel.setDepth(forkFifoDepth(f, f.channel.getLanes()));
 }
 
-} // namespace ming::cost
+} // namespace ming::dse

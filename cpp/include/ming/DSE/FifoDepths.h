@@ -9,26 +9,13 @@
 // (test/e2e/residual-deadlock.test); without the pipelines' share it runs,
 // but the fork stalls and the whole graph slows down (the cycle-level
 // simulator measures it, rust/sim).
-#ifndef MING_ANALYSIS_FIFODEPTHS_H
-#define MING_ANALYSIS_FIFODEPTHS_H
+#ifndef MING_DSE_FIFODEPTHS_H
+#define MING_DSE_FIFODEPTHS_H
 
 #include "ming/Analysis/CostModel.h"
 
-namespace ming::cost {
-
-/// Process attributes convert-linalg-to-dfg writes for this analysis:
-/// elements of its (largest) streamed input a process pulls before its first
-/// output plus how far it runs ahead later, and that input's element count.
-inline constexpr llvm::StringLiteral kLookaheadAttr = "ming.lookahead";
-inline constexpr llvm::StringLiteral kInputElementsAttr = "ming.input_elements";
-/// Per input port of a join that reads its inputs in turn (a concat): the
-/// elements it pulls from that port while the other ports wait. The branches
-/// feeding the other ports lag by that much.
-inline constexpr llvm::StringLiteral kJoinBurstAttr = "ming.join_burst";
-/// Per port of a process that pushes or pulls under conditions (a slice) or
-/// joins inputs of different sizes (a concat): the elements the port moves in
-/// all, which the DSE's lanes must divide.
-inline constexpr llvm::StringLiteral kPortElementsAttr = "ming.port_elements";
+namespace ming::dse {
+using cost::ProcessCost;
 
 /// An output channel of a fork: the elements (of the forked tensor) the other
 /// branches may lag behind it before they meet again, and the tensor's size.
@@ -63,6 +50,6 @@ int64_t forkFifoDepth(const ForkFifo &fifo, int64_t lanes);
 /// Sets the depth of each fork FIFO of `graph` for the lanes it has.
 void sizeForkFifos(dfg::GraphOp graph, const InFlight &inFlight = nullptr);
 
-} // namespace ming::cost
+} // namespace ming::dse
 
-#endif // MING_ANALYSIS_FIFODEPTHS_H
+#endif // MING_DSE_FIFODEPTHS_H

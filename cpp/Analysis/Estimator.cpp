@@ -1,0 +1,129 @@
+// A process's estimate under one configuration (ProcessModel::run) and the
+// Estimator that caches what does not depend on the configuration.
+#include "ProcessModel.h"
+
+#include "ming/Analysis/CostModel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <set>
+
+using namespace mlir;
+
+namespace ming::cost {
+//===----------------------------------------------------------------------===//
+// Process
+//===----------------------------------------------------------------------===//
+
+ProcessCost ProcessModel::run() {
+  collectLoops();
+  result.loops.resize(loopIds.size());
+  for (auto &[op, id] : loopIds) {
+    result.loops[id].id = id;
+    result.loops[id].loop = cast<scf::ForOp>(op);
+    result.loops[id].trip = resolved[op].bounds.trip;
+  }
+  collectBuffers();
+  markEvents();
+  result.cycles = seqBlock(process.getBody().front());
+
+  // DSP: every pipeline its own operators, sequential code shares per kind.
+  result.dsp = 0;
+  for (LoopCost &lc : result.loops)
+    if (lc.pipelined)
+      result.dsp += lc.dsp;
+  for (auto &[kind, v] : sequentialOps)
+    result.dsp += v.first * v.second;
+
+  // BRAM of buffers and ROMs.
+  for (Buffer &b : buffers) {
+    BufferCost bc;
+    bc.op = b.anchor;
+    bc.name = b.name;
+    bc.rom = b.rom;
+    bc.elements = b.elements;
+    bc.width = b.width;
+    bc.banks = b.irBanks * b.autoFactor;
+    bc.wordsPerBank = ceilDiv(b.elements, bc.banks);
+    if (b.rom && !b.accessed) {
+      bc.storage = "folded";
+    } else if (bc.wordsPerBank <= 1) {
+      bc.storage = "registers";
+    } else if (bc.wordsPerBank * b.width <= options.lutramMaxBits) {
+      bc.storage = "lutram";
+    } else {
+      bc.storage = "bram";
+      bc.bram18k = bc.banks * bram18kBlocks(bc.wordsPerBank, b.width);
+    }
+    result.bram18k += bc.bram18k;
+    result.buffers.push_back(bc);
+  }
+
+  // First output.
+  Known known;
+  if (eventAncestors.empty())
+    result.firstOutput = result.cycles;
+  else if (auto at = findFirst(process.getBody().front(), known, 0))
+    result.firstOutput = std::min(*at, result.cycles);
+  else
+    result.firstOutput = result.cycles;
+  if (enumBudget < 0)
+    result.notes.push_back("enumeration budget exhausted: first output approximate");
+
+  // First and last pull: `pre` and `tail` for the graph latency.
+  if (!pullAncestors.empty()) {
+    events = &pullAncestors;
+    pullMode = true;
+    enumBudget = kEnumBudget;
+    Known k1, k2;
+    std::optional<int64_t> first = findFirst(process.getBody().front(), k1, 0);
+    std::optional<int64_t> last = findLast(process.getBody().front(), k2, 0);
+    result.pre = std::clamp<int64_t>(first.value_or(0), 0, result.cycles);
+    result.tail = last ? std::clamp<int64_t>(result.cycles - *last, 0, result.cycles) : 0;
+    if (enumBudget < 0)
+      result.notes.push_back("enumeration budget exhausted: first/last pull approximate");
+    events = &eventAncestors;
+    pullMode = false;
+  }
+  std::vector<std::string> unique;
+  for (std::string &note : result.notes)
+    if (!llvm::is_contained(unique, note))
+      unique.push_back(note);
+  result.notes.assign(unique.begin(), unique.end());
+  return result;
+}
+
+ProcessCost estimate(dfg::ProcessOp process, const ProcessConfig &config,
+                     const CostOptions &options) {
+  ProcessModel model(process, config, options);
+  return model.run();
+}
+
+static ProcessCost estimateCached(dfg::ProcessOp process, const ProcessConfig &config,
+                                  const CostOptions &options, WalkCache &cache) {
+  ProcessModel model(process, config, options, &cache);
+  return model.run();
+}
+
+struct Estimator::Cache : WalkCache {};
+
+Estimator::Estimator(dfg::ProcessOp process, const CostOptions &options)
+    : process(process), options(options), cache(std::make_unique<Cache>()) {}
+
+Estimator::~Estimator() = default;
+
+ProcessCost Estimator::estimate(const ProcessConfig &config) {
+  return estimateCached(process, config, options, *cache);
+}
+
+} // namespace ming::cost

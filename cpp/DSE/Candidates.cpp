@@ -1,0 +1,265 @@
+// The configurations the DSE offers the ILP for one process: the cost
+// model's unroll and lane choices, requested IIs that trade cycles for DSPs,
+// pipelines moved inward, and the IR's own directives; then one Pareto
+// filter keeps the points worth choosing.
+#include "DseInternal.h"
+
+#include "ming/Dfg/Annotations.h"
+#include "ming/Support/CrashReport.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace mlir;
+
+namespace ming::dse {
+using namespace cost;
+
+namespace {
+
+/// Most parallel lanes of one channel the DSE is offered.
+constexpr int64_t kMaxLanes = 64;
+/// Largest unroll factor offered for a pipelined loop: past it, even an
+/// iteration with one stream access outruns its port (64 lanes at II 1 take
+/// 64 iterations a cycle; 4x that only raises the II), and copies of a MAC
+/// body exceed any board's DSPs.
+constexpr int64_t kMaxUnroll = 4 * kMaxLanes;
+
+/// The divisors of `n` up to `most` (the only ones the DSE offers), in order.
+/// Bounded by `most`, not by n: a trip count of 2^63 - 1 (seen in fuzzing)
+/// would otherwise loop for ever.
+SmallVector<int64_t> divisors(int64_t n, int64_t most) {
+  SmallVector<int64_t> out;
+  for (int64_t d = 1, last = std::min(n, most); d <= last; ++d)
+    if (n % d == 0)
+      out.push_back(d);
+  if (out.empty())
+    out.push_back(1);
+  return out;
+}
+
+/// Every pipelined loop of the IR unrolled by each divisor of its trip count,
+/// every port with each lane count dividing its accesses per iteration,
+/// buffers auto-partitioned; at most `limit` configurations evaluated, in
+/// enumeration order (unroll choices outer, lane choices inner).
+std::vector<Point> enumerateConfigurations(Estimator &estimator, unsigned limit) {
+  dfg::ProcessOp process = estimator.getProcess();
+  ProcessConfig base;
+  base.autoPartition = true;
+  for (unsigned a = 0; a < process.getNumArguments(); ++a)
+    if (isa<dfg::InputType, dfg::OutputType>(process.getArgument(a).getType()))
+      base.lanes[a] = 1;
+  ProcessCost ref = estimator.estimate(base);
+  // The outermost pipelined loops and their unroll choices.
+  SmallVector<std::pair<unsigned, SmallVector<int64_t>>> choices;
+  for (const LoopCost &lc : ref.loops)
+    if (lc.pipelined && !lc.insidePipeline)
+      choices.push_back({lc.id, divisors(std::max<int64_t>(1, lc.trip), kMaxUnroll)});
+  std::vector<Point> all;
+  unsigned evaluated = 1;
+  std::vector<size_t> pick(choices.size(), 0);
+  while (evaluated < limit) {
+    ProcessConfig cfg = base;
+    for (auto [k, ch] : llvm::enumerate(choices))
+      cfg.loops[ch.first].unroll = ch.second[pick[k]];
+    ProcessCost one = estimator.estimate(cfg);
+    ++evaluated;
+    // Lanes: divisors of each stream port's accesses per iteration.
+    std::map<unsigned, int64_t> acc;
+    for (const LoopCost &lc : one.loops)
+      for (auto [arg, n] : lc.portAccesses)
+        if (base.lanes.count(arg))
+          acc[arg] = std::max(acc[arg], n);
+    // A port pushed or pulled under a condition (a slice) moves a number of
+    // elements no loop count gives: its lanes must divide that total too, or
+    // the last word would never fill.
+    auto totals = process->getAttrOfType<DenseI64ArrayAttr>(dfg::kPortElementsAttr);
+    SmallVector<std::pair<unsigned, SmallVector<int64_t>>> laneChoices;
+    for (auto [arg, n] : acc) {
+      SmallVector<int64_t> ds = divisors(std::max<int64_t>(1, n), kMaxLanes);
+      if (totals && arg < totals.size() && totals[arg] > 0)
+        llvm::erase_if(ds, [&](int64_t d) { return totals[arg] % d != 0; });
+      laneChoices.push_back({arg, ds});
+    }
+    std::vector<size_t> lp(laneChoices.size(), 0);
+    while (true) {
+      ProcessConfig lcfg = cfg;
+      for (auto [k, ch] : llvm::enumerate(laneChoices))
+        lcfg.lanes[ch.first] = ch.second[lp[k]];
+      bool allOnes = llvm::all_of(lp, [](size_t v) { return v == 0; });
+      all.push_back({lcfg, allOnes ? one : estimator.estimate(lcfg)});
+      if (!allOnes)
+        ++evaluated;
+      size_t k = 0;
+      for (; k < lp.size(); ++k) {
+        if (++lp[k] < laneChoices[k].second.size())
+          break;
+        lp[k] = 0;
+      }
+      if (k == lp.size() || evaluated >= limit)
+        break;
+    }
+    size_t k = 0;
+    for (; k < pick.size(); ++k) {
+      if (++pick[k] < choices[k].second.size())
+        break;
+      pick[k] = 0;
+    }
+    if (k == pick.size())
+      break;
+  }
+  return all;
+}
+
+/// Ports whose lanes the DSE keeps: pulled or pushed with an explicit lane
+/// index (the lanes are part of the body), or given more than one lane by
+/// the input (a decision of whoever wrote it).
+std::set<unsigned> fixedLanePorts(dfg::ProcessOp process) {
+  std::set<unsigned> fixed;
+  for (unsigned a = 0; a < process.getNumArguments(); ++a)
+    if (portLanes(process.getArgument(a).getType()) > 1)
+      fixed.insert(a);
+  auto note = [&](Value port, Value lane) {
+    if (lane)
+      if (auto arg = dyn_cast<BlockArgument>(port))
+        fixed.insert(arg.getArgNumber());
+  };
+  process.getBody().walk([&](Operation *op) {
+    if (auto pull = dyn_cast<dfg::PullOp>(op))
+      note(pull.getPort(), pull.getLane());
+    else if (auto push = dyn_cast<dfg::PushOp>(op))
+      note(push.getPort(), push.getLane());
+  });
+  return fixed;
+}
+
+/// Copies of the hardware a configuration asks for: the product of its
+/// unroll factors.
+int64_t unrollProduct(const ProcessConfig &cfg) {
+  int64_t p = 1;
+  for (auto &[id, c] : cfg.loops)
+    p *= std::max<int64_t>(1, c.unroll.value_or(1));
+  return p;
+}
+
+} // namespace
+
+int64_t portLanes(Type t) {
+  if (auto in = dyn_cast<dfg::InputType>(t))
+    return in.getLanes();
+  if (auto out = dyn_cast<dfg::OutputType>(t))
+    return out.getLanes();
+  return 0;
+}
+
+/// The offered configurations: lanes within the limit (and the IR's on ports
+/// with explicit lane indices), and among those with the same
+/// lanes only the Pareto-optimal in (cycles, DSP, BRAM18K, unroll), where a
+/// less unrolled configuration also wins while it is at most
+/// `unrollTolerance` slower: the model counts no LUTs, so unrolling that
+/// saves only pipeline fill would otherwise look free.
+std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &options) {
+  crash::Scope scope(process, "estimating the candidates of");
+  std::set<unsigned> fixed = fixedLanePorts(process);
+  Estimator estimator(process);
+  std::vector<Point> all = enumerateConfigurations(estimator, options.candidateLimit);
+  // DSPs for cycles: every outer pipeline with DSPs at a requested II of 2, 4, 8, ...
+  // (Vitis shares operators across the II), one lane, nothing unrolled.
+  ProcessConfig base;
+  base.autoPartition = true;
+  for (unsigned a = 0; a < process.getNumArguments(); ++a)
+    if (isa<dfg::InputType, dfg::OutputType>(process.getArgument(a).getType()))
+      base.lanes[a] = 1;
+  ProcessCost ref = estimator.estimate(base);
+  SmallVector<unsigned> withDsp;
+  for (const LoopCost &lc : ref.loops)
+    if (lc.pipelined && !lc.insidePipeline) {
+      base.loops[lc.id].unroll = 1;
+      if (lc.dsp > 0)
+        withDsp.push_back(lc.id);
+    }
+  if (!withDsp.empty())
+    for (int64_t ii = 2; ii <= options.maxII; ii *= 2) {
+      ProcessConfig cfg = base;
+      for (unsigned id : withDsp)
+        cfg.loops[id].ii = ii;
+      ProcessCost c = estimator.estimate(cfg);
+      all.push_back({cfg, c});
+      if (c.dsp <= 1)
+        break;
+    }
+  // Pipeline positions: each outer pipeline moved down to each loop nested in
+  // it (fewer copies of the body: fewer DSPs, more cycles). Loops between the
+  // two become sequential and are not unrolled; loops inside the new
+  // pipeline are, as always, fully unrolled.
+  llvm::DenseMap<Operation *, unsigned> idOf;
+  for (const LoopCost &lc : ref.loops)
+    if (lc.loop)
+      idOf[lc.loop] = lc.id;
+  for (const LoopCost &lc : ref.loops) {
+    if (!lc.pipelined || lc.insidePipeline)
+      continue;
+    scf::ForOp outer = lc.loop;
+    outer.getBody()->walk([&](scf::ForOp inner) {
+      ProcessConfig cfg = base;
+      cfg.loops[lc.id].pipeline = false;
+      cfg.loops[lc.id].unroll = 1;
+      for (Operation *op = inner->getParentOp(); op && op != outer.getOperation();
+           op = op->getParentOp())
+        if (auto mid = dyn_cast<scf::ForOp>(op)) {
+          cfg.loops[idOf.lookup(mid)].pipeline = false;
+          cfg.loops[idOf.lookup(mid)].unroll = 1;
+        }
+      LoopChoice &at = cfg.loops[idOf.lookup(inner)];
+      at.pipeline = true;
+      at.ii = 1;
+      at.unroll = 1;
+      all.push_back({cfg, estimator.estimate(cfg)});
+    });
+  }
+  // The directives of the IR as they are (a design that worked before).
+  all.push_back({ProcessConfig{}, estimator.estimate({})});
+  std::vector<Point> offered;
+  for (Point &c : all) {
+    bool ok = true;
+    for (auto &[arg, lanes] : c.config.lanes) {
+      int64_t ir = portLanes(process.getArgument(arg).getType());
+      if (fixed.count(arg) ? lanes != ir : lanes > options.maxLanes)
+        ok = false;
+    }
+    if (ok)
+      offered.push_back(std::move(c));
+  }
+  all = std::move(offered);
+  std::vector<int64_t> unroll;
+  for (const Point &c : all)
+    unroll.push_back(unrollProduct(c.config));
+  std::vector<Point> kept;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const ProcessCost &a = all[i].cost;
+    bool dominated = false;
+    for (size_t j = 0; j < all.size() && !dominated; ++j) {
+      if (i == j || all[j].config.lanes != all[i].config.lanes)
+        continue;
+      const ProcessCost &b = all[j].cost;
+      if (b.dsp > a.dsp || b.bram18k > a.bram18k || unroll[j] > unroll[i])
+        continue;
+      if (unroll[j] < unroll[i]) {
+        dominated = double(b.cycles) <= double(a.cycles) * (1.0 + options.unrollTolerance);
+        continue;
+      }
+      bool lt = b.cycles < a.cycles || b.dsp < a.dsp || b.bram18k < a.bram18k;
+      dominated = b.cycles <= a.cycles && (lt || j < i);
+    }
+    if (!dominated)
+      kept.push_back(all[i]);
+  }
+  return kept;
+}
+
+} // namespace ming::dse

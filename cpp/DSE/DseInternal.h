@@ -1,0 +1,47 @@
+// What the files of cpp/DSE share inside the library: a configuration with
+// its cost (a Point), the candidates offered per process, and writing a
+// chosen configuration into the IR.
+#ifndef MING_DSE_DSEINTERNAL_H
+#define MING_DSE_DSEINTERNAL_H
+
+#include "ming/Analysis/CostModel.h"
+#include "ming/DSE/Session.h"
+#include "ming/Dfg/Dfg.h"
+
+#include <vector>
+
+namespace ming::dse {
+
+/// One configuration of a process and the cost model's answer for it.
+struct Point {
+  cost::ProcessConfig config;
+  cost::ProcessCost cost;
+};
+
+/// Lanes of a stream port type (0 for anything else).
+int64_t portLanes(mlir::Type t);
+
+/// The configurations the ILP is offered for `process` (Candidates.cpp):
+/// the cost model's unroll and lane choices, the same at requested IIs
+/// 2, 4, ..., each pipeline moved down to every loop nested in it, and the
+/// IR's own directives, filtered to the Pareto-optimal ones.
+std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &options);
+
+/// Writes `cfg` (whose estimate is `c`) into `process`: loop directives and
+/// the cyclic partitioning the model assumed (Apply.cpp).
+void writeConfig(dfg::ProcessOp process, const cost::ProcessConfig &cfg,
+                 const cost::ProcessCost &c);
+
+/// Retypes argument `arg` of `process` to `lanes` lanes.
+void retypePort(dfg::ProcessOp process, unsigned arg, int64_t lanes);
+
+/// The II of the pipelined loop that takes longest (0: none).
+int64_t mainII(const cost::ProcessCost &c);
+
+/// `ming.dse.*` figures of `c` on the process and its loops, for the
+/// report and the cycle-level simulator.
+void recordAttrs(dfg::ProcessOp process, const cost::ProcessCost &c);
+
+} // namespace ming::dse
+
+#endif

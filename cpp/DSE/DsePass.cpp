@@ -1,0 +1,92 @@
+// ming-dse: the DSE as a pass (td/ming/Transforms/Passes.td). Opens a
+// session on the module's graph, asks the registered solver (or the
+// `choice` option) for one candidate index per instance, and applies it.
+#include "ming/DSE/Session.h"
+#include "ming/Dfg/Dfg.h"
+#include "ming/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace ming {
+#define GEN_PASS_DEF_DSE
+#include "ming/Transforms/Passes.h.inc"
+} // namespace ming
+
+using namespace mlir;
+
+namespace {
+/// Where a module-level error points: the module's first operation (an
+/// implicit module's location is line 0 of the file).
+Location where(ModuleOp module) {
+  if (module.getBody()->empty())
+    return module.getLoc();
+  return module.getBody()->front().getLoc();
+}
+
+struct DsePass : ming::impl::DseBase<DsePass> {
+  using DseBase::DseBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (dsp < 0 || bram < 0) {
+      emitError(where(module)) << "ming-dse needs the board's limits: dsp=<DSP48E2 slices> "
+                            "bram=<BRAM18K blocks>";
+      return signalPassFailure();
+    }
+    if (objective != "dataflow" && objective != "sum") {
+      emitError(where(module)) << "ming-dse: unknown objective '" << objective
+                         << "' (dataflow or sum)";
+      return signalPassFailure();
+    }
+    ming::dse::Options options;
+    options.maxLanes = std::max<int64_t>(1, maxLanes);
+    std::string error;
+    std::unique_ptr<ming::dse::Session> session =
+        ming::dse::Session::open(module.getOperation(), options, error);
+    if (!session) {
+      emitError(where(module)) << "ming-dse: " << error;
+      return signalPassFailure();
+    }
+    Operation *graph = SymbolTable::lookupSymbolIn(module, session->problem().graph);
+    Location loc = graph ? graph->getLoc() : module.getLoc();
+
+    std::vector<size_t> indices;
+    std::string status;
+    if (!choice.empty()) {
+      for (int64_t c : choice) {
+        if (c < 0) {
+          emitError(loc) << "ming-dse: choice " << c << " is not a candidate index";
+          return signalPassFailure();
+        }
+        indices.push_back(size_t(c));
+      }
+      status = "given";
+    } else {
+      const ming::dse::Solver &solver = ming::dse::getSolver();
+      if (!solver) {
+        emitError(loc) << "ming-dse: this process has no ILP solver (ming-opt has one); give "
+                          "the choice with choice=<index of every instance>";
+        return signalPassFailure();
+      }
+      ming::dse::Request request;
+      request.dsp = dsp;
+      request.bram18k = bram;
+      request.objective = objective;
+      request.timeLimit = timeLimit;
+      ming::dse::Solution solution = solver(session->problem(), request);
+      if (!solution.error.empty()) {
+        emitError(loc) << solution.error;
+        return signalPassFailure();
+      }
+      indices = std::move(solution.choice);
+      status = solution.status;
+    }
+    ming::dse::Estimate estimate = session->apply(indices, status, objective);
+    if (!estimate.error.empty()) {
+      emitError(loc) << "ming-dse: " << estimate.error;
+      return signalPassFailure();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,157 @@
+// The design-space exploration of a dfg.graph (ARCHITECTURE.md stage 4) as
+// seen from outside the IR: a Session lists every process instance's
+// candidate configurations with their cost-model figures, a solver (the ILP,
+// rust/dse) picks one index per instance, and apply() writes that choice back
+// as directives and returns the figures of report.json. The configurations
+// themselves stay inside the session: only indices come back.
+//
+// Only std types cross this header, so the cxx bridge (cpp/Bridge, which
+// includes no MLIR header) can use it with a module given as the address of
+// its mlir::Operation (melior's MlirOperation pointer).
+#ifndef MING_DSE_SESSION_H
+#define MING_DSE_SESSION_H
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ming::dse {
+
+struct Options {
+  /// Most lanes offered on any channel.
+  int64_t maxLanes = 64;
+  /// At most this many configurations are evaluated per process.
+  unsigned candidateLimit = 512;
+  /// A less unrolled configuration is preferred while it is at most this
+  /// fraction slower (the model counts no LUTs; see offeredCandidates).
+  double unrollTolerance = 0.05;
+  /// Requested IIs offered to trade cycles for DSPs: 2, 4, ... up to this.
+  int64_t maxII = 256;
+};
+
+/// The cost-model figures of one configuration of a process instance: what
+/// the ILP needs, nothing of the configuration itself.
+struct Candidate {
+  int64_t cycles = 0, fill = 0, dsp = 0, bram18k = 0;
+  /// Cycles before the first pull and after the last (cost::ProcessCost).
+  int64_t pre = 0, tail = 0;
+  /// Lanes of the stream input ports and of the stream output ports, each in
+  /// argument order (memref ports are not listed).
+  std::vector<int64_t> lanesIn, lanesOut;
+};
+
+/// A dfg.instantiate of the graph, in the order of the graph's body.
+struct Node {
+  std::string process;
+  std::string kind; // "sliding_window", ... or "" when the process has none
+  std::vector<Candidate> candidates;
+};
+
+/// A channel from the `fromPort`-th stream output of node `from` to the
+/// `toPort`-th stream input of node `to`.
+struct Edge {
+  unsigned from = 0, fromPort = 0, to = 0, toPort = 0;
+  std::string channel; // its ming.name, or ""
+};
+
+struct Problem {
+  std::string graph; // the dfg.graph's symbol
+  std::vector<Node> nodes;
+  std::vector<Edge> edges;
+  /// BRAM18K of the FIFOs as declared (depths do not depend on the choice).
+  int64_t fifoBram18k = 0;
+  double seconds = 0; // time spent enumerating
+};
+
+struct NodeEstimate {
+  std::string process;
+  int64_t cycles = 0, firstOutput = 0, dsp = 0, bram18k = 0;
+  /// II of the pipelined loop that takes the most cycles (0: none).
+  int64_t ii = 0;
+  /// Unroll factor of every pipelined loop not inside another pipeline
+  /// ("L<id>"), 1 when not unrolled.
+  std::vector<std::string> unrollLoops;
+  std::vector<int64_t> unrollFactors;
+};
+
+struct ChannelEstimate {
+  std::string name; // ming.name or ""
+  int64_t lanes = 1, depth = 0, bram18k = 0;
+};
+
+struct Estimate {
+  std::string error;
+  /// The graph's dataflow latency, the paper's sum, resources incl. FIFOs.
+  int64_t dataflow = 0, sum = 0, dsp = 0, bram18k = 0, fifoBram18k = 0;
+  std::vector<NodeEstimate> nodes;       // instances in body order
+  std::vector<ChannelEstimate> channels; // channels in body order
+  /// The Vanilla design (estimateBaseline in CostModel.h).
+  int64_t baselineCycles = 0, baselineDsp = 0, baselineBram18k = 0;
+};
+
+/// The candidates of one graph. The IR must not change while it lives,
+/// except through apply().
+class Session {
+public:
+  /// The session of the module's graph (the one marked ming.top when there
+  /// are several); null with `error` set when there is none to explore. A
+  /// process instantiated more than once keeps its directives (one
+  /// candidate); a port pulled or pushed with an explicit lane index, or with
+  /// more than one lane in the input, keeps its lanes.
+  static std::unique_ptr<Session> open(void *moduleOp, const Options &options,
+                                       std::string &error);
+  ~Session();
+
+  const Problem &problem() const;
+  /// Candidate `index` of node `node` in words, for logs:
+  /// `L<id>.unroll=N L<id>.ii=N arg<N>.lanes=N partition=1`.
+  std::string describe(unsigned node, unsigned index) const;
+  /// Writes candidate choice[i] of every node i into the IR: loop
+  /// directives, buffer partitioning, lanes of channels and ports, FIFO
+  /// depths, and `ming.dse.*` figures on every process and the graph
+  /// (`status` and `objective` go on the graph too). Returns the estimate
+  /// of the result (its `error` set when the choice cannot be written).
+  Estimate apply(const std::vector<size_t> &choice, const std::string &status,
+                 const std::string &objective);
+
+  struct Impl;
+
+private:
+  explicit Session(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl;
+};
+
+/// The estimate of the module's graph with the IR's own directives (no DSE).
+Estimate estimate(void *moduleOp);
+
+//===----------------------------------------------------------------------===//
+// The solver the ming-dse pass calls
+//===----------------------------------------------------------------------===//
+
+/// What the pass asks of the solver: the limits and the objective.
+struct Request {
+  int64_t dsp = 0, bram18k = 0;
+  std::string objective; // "dataflow" or "sum"
+  double timeLimit = 0;  // seconds per solve; 0: until optimal
+};
+
+struct Solution {
+  /// Empty when `choice` is valid; else why no choice exists (shown as the
+  /// pass's error).
+  std::string error;
+  std::vector<size_t> choice;
+  std::string status; // "optimal" or "time limit"
+};
+
+/// The solver of the process that runs the pass: ming-opt registers its
+/// HiGHS ILP (rust/dse) at start-up. Plugins loaded into mlir-opt have none
+/// and need the pass's `choice` option.
+using Solver = std::function<Solution(const Problem &, const Request &)>;
+void setSolver(Solver solver);
+const Solver &getSolver();
+
+} // namespace ming::dse
+
+#endif
