@@ -7,7 +7,8 @@ use crate::board::Target;
 use crate::dse;
 use crate::frontend::{self, FrontendError, Imported};
 use crate::pipeline::{self, Level, PipelineError};
-use crate::project::{self, graph, report, top, Project, ProjectError};
+use crate::ir::graph;
+use crate::project::{self, report, top, Project, ProjectError};
 use crate::translate::{self, TranslateError};
 use melior::ir::operation::OperationLike;
 use std::fmt;
@@ -210,7 +211,7 @@ fn flow_from(request: &Request, imported: &Imported) -> Result<(), FlowError> {
         crate::progress::stage("lowering to emitHLS");
         pipeline::run(&context, &mut module, pipeline::DFG_TO_EMITHLS)?;
         if pipeline::level(&module) != Level::EmitHls {
-            return Err(FlowError::Stage(format!("convert-dfg-to-emithls left no emitHLS.func marked '{}'", pipeline::TOP_ATTR)));
+            return Err(FlowError::Stage(format!("convert-dfg-to-emithls left no emitHLS.func marked '{}'", crate::ir::names::TOP)));
         }
     }
 

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod dse;
 pub mod flow;
 pub mod frontend;
+pub mod ir;
 pub mod logger;
 pub mod mlir;
 pub mod pipeline;

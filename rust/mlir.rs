@@ -34,7 +34,7 @@ fn render_diagnostic(d: &Diagnostic) -> String {
         DiagnosticSeverity::Note => "note",
         DiagnosticSeverity::Remark => "remark",
     };
-    let location = crate::translate::types::format_location(&d.location().to_string());
+    let location = crate::ir::types::format_location(&d.location().to_string());
     let mut text = if location == "loc(unknown)" {
         format!("{severity}: {d}\n")
     } else {

@@ -2,8 +2,9 @@
 //! needs. Stage A lowers linalg to the dataflow graph (dfg), stage B lowers
 //! the graph to emitHLS; the input may enter at any level, so hand-written
 //! dfg or emitHLS runs through the rest of the flow unchanged.
+use crate::ir::{names, op_name, top_level_ops};
 use melior::{
-    ir::{operation::OperationLike, BlockLike, Module, OperationRef},
+    ir::{operation::OperationLike, Module},
     pass::PassManager,
     utility::parse_pass_pipeline,
     Context,
@@ -32,7 +33,6 @@ pub fn valid_top(name: &str) -> bool {
 pub const DFG_TO_EMITHLS: &str = "builtin.module(convert-dfg-to-emithls)";
 
 /// The unit attribute that marks the emitHLS top function.
-pub const TOP_ATTR: &str = "ming.top";
 
 /// How far down a module already is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,25 +61,11 @@ impl fmt::Display for PipelineError {
 
 impl std::error::Error for PipelineError {}
 
-/// The ops directly in the module body.
-pub fn top_level_ops<'c, 'a>(module: &'a Module<'c>) -> Vec<OperationRef<'c, 'a>> {
-    let mut ops = Vec::new();
-    let mut next = module.body().first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
-        ops.push(op);
-    }
-    ops
-}
-
-pub fn op_name(op: &OperationRef) -> String {
-    op.name().as_string_ref().as_str().map(str::to_string).unwrap_or_default()
-}
 
 /// The level of `module`: an emitHLS top wins over a graph, a graph over the rest.
 pub fn level(module: &Module) -> Level {
     let ops = top_level_ops(module);
-    if ops.iter().any(|op| op_name(op) == "emitHLS.func" && op.has_attribute(TOP_ATTR)) {
+    if ops.iter().any(|op| op_name(op) == "emitHLS.func" && op.has_attribute(names::TOP)) {
         Level::EmitHls
     } else if ops.iter().any(|op| op_name(op) == "dfg.graph") {
         Level::Dfg

@@ -1,7 +1,7 @@
 //! graph.dot: the dataflow graph for Graphviz. Processes are boxes labelled
 //! with name and kind, top arguments are memory cylinders, channels are
 //! edges labelled with their name, element type, depth and lanes.
-use super::graph::Graph;
+use crate::ir::graph::Graph;
 use std::fmt::Write as _;
 
 /// A DOT string literal.
@@ -74,7 +74,7 @@ pub fn render(g: &Graph) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::graph::{Channel, Memory, MemoryPort, Node};
+    use crate::ir::graph::{Channel, Memory, MemoryPort, Node};
     use super::*;
 
     #[test]

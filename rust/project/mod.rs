@@ -3,7 +3,6 @@
 //! report and graph, written all together or not at all.
 pub mod deploy;
 pub mod dot;
-pub mod graph;
 pub mod json;
 pub mod makefile;
 pub mod report;
@@ -13,7 +12,7 @@ pub mod testbench;
 pub mod top;
 
 use crate::board::Target;
-use graph::Graph;
+use crate::ir::graph::Graph;
 use staging::{Staging, StagingError};
 use std::path::{Path, PathBuf};
 use top::Top;

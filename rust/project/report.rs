@@ -4,7 +4,7 @@
 //! DSE did not run (`--no-dse`; `dse.status` is then "not run"). A design
 //! that never was a dfg graph (emitHLS input) has no estimate: every figure
 //! is null. No number is made up.
-use super::graph::Graph;
+use crate::ir::graph::Graph;
 use super::json::Json;
 use crate::board::Target;
 use crate::dse::{Estimate, NodeEstimate};
@@ -329,7 +329,7 @@ fn simulation_markdown(out: &mut String, s: &Summary, f: &Figures) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::graph::{Channel, Node};
+    use crate::ir::graph::{Channel, Node};
     use super::*;
     use crate::board::{by_name, Target};
 

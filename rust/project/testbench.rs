@@ -4,7 +4,7 @@
 //! with `data/ref<j>.bin` where it exists. The fixed part is C++ text below;
 //! only the per-argument loops are generated.
 use super::top::{ArrayArg, Top};
-use crate::translate::types::{int_width, scalar_cpp};
+use crate::ir::types::{int_width, scalar_cpp};
 use std::fmt::Write as _;
 
 /// How one element type is stored in a data file and handled in C++.

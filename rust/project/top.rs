@@ -1,17 +1,14 @@
 //! The top function of an emitHLS module, as the testbench and the Vitis
 //! script need it: the emitHLS.func marked `ming.top`, whose arguments are
 //! arrays, the first `ming.num_inputs` of them inputs and the rest outputs.
-use crate::pipeline::{op_name, top_level_ops, TOP_ATTR};
-use crate::translate::types::{format_location, parse_type, HlsType};
+use crate::ir::{names, op_name, top_level_ops};
+use crate::ir::types::{format_location, parse_type, HlsType};
 use melior::ir::{
     attribute::{IntegerAttribute, StringAttribute},
     block::BlockLike,
     operation::OperationLike,
     Module, OperationRef, RegionLike, ValueLike,
 };
-
-/// The attribute that counts the input arguments of the top.
-pub const NUM_INPUTS_ATTR: &str = "ming.num_inputs";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArrayArg {
@@ -75,12 +72,12 @@ fn located(op: &OperationRef, message: String) -> DesignError {
 
 /// The `ming.top` function of `module`.
 pub fn find<'c, 'a>(module: &'a Module<'c>) -> Result<OperationRef<'c, 'a>, DesignError> {
-    let mut tops = top_level_ops(module).into_iter().filter(|op| op_name(op) == "emitHLS.func" && op.has_attribute(TOP_ATTR));
+    let mut tops = top_level_ops(module).into_iter().filter(|op| op_name(op) == "emitHLS.func" && op.has_attribute(names::TOP));
     let top = tops
         .next()
-        .ok_or_else(|| DesignError { location: None, message: format!("no emitHLS.func is marked '{TOP_ATTR}'") })?;
+        .ok_or_else(|| DesignError { location: None, message: format!("no emitHLS.func is marked '{}'", names::TOP) })?;
     if let Some(second) = tops.next() {
-        return Err(located(&second, format!("a second emitHLS.func is marked '{TOP_ATTR}'")));
+        return Err(located(&second, format!("a second emitHLS.func is marked '{}'", names::TOP)));
     }
     Ok(top)
 }
@@ -108,15 +105,15 @@ pub fn describe(top: &OperationRef) -> Result<Top, DesignError> {
         }
     }
     let n = top
-        .attribute(NUM_INPUTS_ATTR)
+        .attribute(names::NUM_INPUTS)
         .ok()
         .and_then(|a| IntegerAttribute::try_from(a).ok())
         .map(|i| i.value())
-        .ok_or_else(|| located(top, format!("the top function '{name}' has no integer '{NUM_INPUTS_ATTR}' attribute")))?;
+        .ok_or_else(|| located(top, format!("the top function '{name}' has no integer '{}' attribute", names::NUM_INPUTS)))?;
     let num_inputs = usize::try_from(n)
         .ok()
         .filter(|n| *n <= args.len())
-        .ok_or_else(|| located(top, format!("'{NUM_INPUTS_ATTR}' = {n} of '{name}' is not between 0 and its {} arguments", args.len())))?;
+        .ok_or_else(|| located(top, format!("'{}' = {n} of '{name}' is not between 0 and its {} arguments", names::NUM_INPUTS, args.len())))?;
     Ok(Top { name, args, num_inputs })
 }
 

@@ -4,23 +4,16 @@
 //! else in the body (data arithmetic, buffers, memory) has no say in timing
 //! beyond what the DSE's II and depth already hold.
 use super::program::{BinOp, Body, CmpPred, Expr, Loop, Port, ProgramError, Stmt, Timing};
-use crate::pipeline::op_name;
+use crate::ir::views::LoopTiming;
+use crate::ir::{int_attr, key, op_name};
 use melior::ir::{
     attribute::IntegerAttribute, block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value, ValueLike,
 };
 use std::collections::HashMap;
 
-fn key(v: Value) -> usize {
-    v.to_raw().ptr as usize
-}
-
-fn int_attr(op: &OperationRef, name: &str) -> Option<i64> {
-    IntegerAttribute::try_from(op.attribute(name).ok()?).ok().map(|i| i.value())
-}
-
 /// The port kind of a process argument from its type.
 pub fn port_of(type_text: &str) -> Port {
-    let lanes = crate::project::graph::port_lanes(type_text).max(1) as u32;
+    let lanes = crate::ir::graph::port_lanes(type_text).max(1) as u32;
     if type_text.starts_with("!dfg.in") {
         Port::In { lanes }
     } else if type_text.starts_with("!dfg.out") {
@@ -116,11 +109,10 @@ impl Reader {
         if inside_pipeline {
             return Timing::Unrolled;
         }
-        let unroll = int_attr(op, "ming.unroll").map(|u| u.max(0) as u64).unwrap_or(1);
-        if let Some(requested) = int_attr(op, "ming.pipeline_ii") {
-            let ii = int_attr(op, "ming.dse.loop_ii");
-            let depth = int_attr(op, "ming.dse.loop_depth");
-            if (ii.is_none() || depth.is_none()) && !self.warned_timing {
+        let t = LoopTiming::of(op);
+        let unroll = t.unroll.map(|u| u.max(0) as u64).unwrap_or(1);
+        if let Some(requested) = t.pipeline_ii {
+            if (t.ii.is_none() || t.depth.is_none()) && !self.warned_timing {
                 self.warned_timing = true;
                 log::warn!(
                     "simulator: process '{}' has a pipelined loop without the DSE's II and depth (ming.dse.loop_ii/loop_depth); using the requested II and depth 1",
@@ -128,12 +120,12 @@ impl Reader {
                 );
             }
             return Timing::Pipelined {
-                ii: ii.unwrap_or(requested).max(1) as u64,
-                depth: depth.unwrap_or(1).max(1) as u64,
+                ii: t.ii.unwrap_or(requested).max(1) as u64,
+                depth: t.depth.unwrap_or(1).max(1) as u64,
                 unroll,
             };
         }
-        if op.has_attribute("ming.dse.flattened") {
+        if t.flattened {
             return Timing::Flattened;
         }
         Timing::Sequential { unroll }

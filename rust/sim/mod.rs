@@ -5,15 +5,15 @@
 //!
 //! `ir` reads the processes of a dfg module, `program` unfolds each into
 //! slots once, `engine` runs all instances together, `minimize` shrinks the
-//! FIFOs. This module ties them to the graph (project::graph) and gives the
+//! FIFOs. This module ties them to the graph (ir::graph) and gives the
 //! flat, name-resolved `Summary` the CLI and the report show.
 pub mod engine;
 pub mod ir;
 pub mod minimize;
 pub mod program;
 
-use crate::pipeline::{op_name, top_level_ops};
-use crate::project::graph::{self, Graph, Operand};
+use crate::ir::graph::{self, Graph, Operand};
+use crate::ir::{op_name, str_attr, top_level_ops};
 use engine::{ChannelSpec, Design, Instance, Outcome, WaitKind};
 use melior::ir::{attribute::{AttributeLike, IntegerAttribute}, block::BlockLike, operation::OperationLike, operation::OperationMutLike, Module, RegionLike};
 use std::collections::HashMap;
@@ -67,11 +67,6 @@ pub fn prepare(module: &Module) -> Result<(Graph, Design), SimError> {
     }
     design.channels = g.channels.iter().map(|c| ChannelSpec { name: c.name.clone(), depth: c.depth }).collect();
     Ok((g, design))
-}
-
-fn str_attr(op: &melior::ir::OperationRef, name: &str) -> Option<String> {
-    let a = op.attribute(name).ok()?;
-    Some(melior::ir::attribute::StringAttribute::try_from(a).ok()?.value().to_string())
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -3,7 +3,6 @@
 //! C++ expressions. Every SSA value becomes a named local (`const T vN =
 //! ...;`), arguments are `argN`, loop counters `iN`: the output is
 //! deterministic and reads like the IR.
-pub mod types;
 
 use melior::ir::{
     attribute::{FloatAttribute, IntegerAttribute, StringAttribute},
@@ -15,7 +14,9 @@ use melior::ir::{
 use std::collections::HashMap;
 use std::fmt;
 use std::fmt::Write as _;
-use types::{enum_word, format_location, parse_type, scalar_cpp, unsigned_cpp, value_cpp, HlsType};
+use crate::ir::types::{enum_word, format_location, parse_type, scalar_cpp, unsigned_cpp, value_cpp, HlsType};
+use crate::ir::views::{self, ForOp, StreamOp};
+use crate::ir::{key, op_name};
 
 /// A construct that has no C++ translation, with the location of its op.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,16 +121,8 @@ fn emit(module: &Module, separate_roms: bool) -> Result<(String, Vec<Rom>)> {
     Ok((out, roms))
 }
 
-fn op_name(op: &OperationRef) -> String {
-    op.name().as_string_ref().as_str().map(str::to_string).unwrap_or_default()
-}
-
 fn err(op: &OperationRef, message: String) -> TranslateError {
     TranslateError { location: format_location(&op.location().to_string()), message }
-}
-
-fn key(v: Value) -> usize {
-    v.to_raw().ptr as usize
 }
 
 /// Whether `f` has `emitHLS.pragma.dataflow` directly in its body: its calls
@@ -151,8 +144,7 @@ fn stream_depths(f: &OperationRef) -> HashMap<usize, i64> {
     let mut depths = HashMap::new();
     f.walk(WalkOrder::PreOrder, |op| {
         if op_name(&op) == "emitHLS.pragma.stream" {
-            let depth = op.attribute("depth").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|i| i.value());
-            if let (Ok(s), Some(d)) = (op.operand(0), depth) {
+            if let (Ok(s), Some(d)) = (op.operand(0), views::stream_depth(&op)) {
                 depths.insert(key(s), d);
             }
         }
@@ -402,132 +394,147 @@ impl Emitter {
         Ok(())
     }
 
+    /// One op of a body: each kind has its own function below.
     fn op(&mut self, op: &OperationRef) -> Result<()> {
         let name = op_name(op);
         match name.as_str() {
-            "emitHLS.yield" => {}
-            "emitHLS.return" => {
-                if op.operand_count() == 0 {
-                    self.line("return;");
-                } else {
-                    let v = self.operand(op, 0)?;
-                    self.line(&format!("return {v};"));
-                }
-            }
-            "emitHLS.call" => {
-                let callee = op.attribute("callee").map_err(|e| err(op, e.to_string()))?.to_string();
-                let callee = callee.trim_start_matches('@').to_string();
-                let args = (0..op.operand_count()).map(|i| self.operand(op, i)).collect::<Result<Vec<_>>>()?;
-                let call = format!("{callee}({})", args.join(", "));
-                if op.result_count() == 0 {
-                    self.line(&format!("{call};"));
-                } else {
-                    self.define(op, &call)?;
-                }
-            }
-            "emitHLS.array" => self.array(op)?,
-            // `hls::stream<T, D> vN("name");`: the depth bounds the FIFO in C
-            // simulation too, and the name is what a deadlock report prints.
-            "emitHLS.stream" => {
-                let t = self.result_type(op)?;
-                let elem = match parse_type(&t) {
-                    Some(HlsType::Stream(e)) => value_cpp(&e).unwrap_or_default(),
-                    _ => return Err(err(op, format!("type {t} has no C++ translation"))),
-                };
-                let v = op.result(0).map_err(|e| err(op, e.to_string()))?;
-                let depth = self.depths.get(&key(v.into())).copied();
-                let n = self.fresh(v.into());
-                let label = match op.attribute("ming.name") {
-                    Ok(a) => StringAttribute::try_from(a)
-                        .map(|s| s.value().to_string())
-                        .map_err(|_| err(op, "'ming.name' is not a string".into()))?,
-                    Err(_) => n.clone(),
-                };
-                let ty = match depth {
-                    Some(d) => format!("hls::stream<{elem}, {d}>"),
-                    None => format!("hls::stream<{elem}>"),
-                };
-                self.line(&format!("{ty} {n}({});", c_string(&label)));
-            }
-            "emitHLS.var" => {
-                let t = self.result_type(op)?;
-                let elem = match parse_type(&t) {
-                    Some(HlsType::Var(e)) => e,
-                    _ => return Err(err(op, format!("type {t} has no C++ translation"))),
-                };
-                let ct = value_cpp(&elem).unwrap_or_default();
-                let init = if op.operand_count() > 0 { format!(" = {}", self.operand(op, 0)?) } else { String::new() };
-                let v = op.result(0).map_err(|e| err(op, e.to_string()))?;
-                let n = self.fresh(v.into());
-                self.line(&format!("{ct} {n}{init};"));
-            }
+            "emitHLS.yield" => Ok(()),
+            "emitHLS.return" => self.return_op(op),
+            "emitHLS.call" => self.call(op),
+            "emitHLS.array" => self.array(op),
+            "emitHLS.stream" => self.stream(op),
+            "emitHLS.var" => self.var(op),
             "emitHLS.assign" => {
                 let (value, var) = (self.operand(op, 0)?, self.operand(op, 1)?);
                 self.line(&format!("{var} = {value};"));
+                Ok(())
             }
             "emitHLS.get" => {
                 let var = self.operand(op, 0)?;
-                self.define(op, &var)?;
+                self.define(op, &var)
             }
-            "emitHLS.for" => {
-                let (lb, ub, step) = (self.req_int(op, "lowerBound")?, self.req_int(op, "upperBound")?, self.req_int(op, "step")?);
-                let label = match op.attribute("label") {
-                    Ok(a) => match StringAttribute::try_from(a) {
-                        Ok(s) => format!("{}: ", s.value()),
-                        Err(_) => return Err(err(op, "the loop label is not a string".into())),
-                    },
-                    Err(_) => String::new(),
-                };
-                let body = op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| err(op, "loop without body".into()))?;
-                let iv = body.argument(0).map_err(|e| err(op, e.to_string()))?;
-                let i = format!("i{}", self.loops);
-                self.loops += 1;
-                self.names.insert(key(iv.into()), i.clone());
-                self.line(&format!("{label}for (int {i} = {lb}; {i} < {ub}; {i} += {step}) {{"));
-                self.region(op, 0)?;
-                self.line("}");
-            }
-            "emitHLS.if" => {
-                let c = self.operand(op, 0)?;
-                self.line(&format!("if ({c}) {{"));
-                self.region(op, 0)?;
-                let has_else = op.region(1).ok().and_then(|r| r.first_block()).is_some();
-                if has_else {
-                    self.line("} else {");
-                    self.region(op, 1)?;
-                }
-                self.line("}");
-            }
+            "emitHLS.for" => self.for_loop(op),
+            "emitHLS.if" => self.if_op(op),
             "emitHLS.stream_read" => {
                 let s = self.operand(op, 0)?;
-                self.define(op, &format!("{s}.read()"))?;
+                self.define(op, &format!("{s}.read()"))
             }
             "emitHLS.stream_write" => {
                 let (s, v) = (self.operand(op, 0)?, self.operand(op, 1)?);
                 self.line(&format!("{s}.write({v});"));
+                Ok(())
             }
-            "emitHLS.load" => {
-                let m = self.operand(op, 0)?;
-                let idx: String = (1..op.operand_count()).map(|i| self.operand(op, i).map(|n| format!("[{n}]"))).collect::<Result<_>>()?;
-                self.define(op, &format!("{m}{idx}"))?;
-            }
-            "emitHLS.store" => {
-                let (v, m) = (self.operand(op, 0)?, self.operand(op, 1)?);
-                let idx: String = (2..op.operand_count()).map(|i| self.operand(op, i).map(|n| format!("[{n}]"))).collect::<Result<_>>()?;
-                self.line(&format!("{m}{idx} = {v};"));
-            }
+            "emitHLS.load" => self.load(op),
+            "emitHLS.store" => self.store(op),
             "emitHLS.cast" => {
                 let (x, t) = (self.operand(op, 0)?, self.result_type(op)?);
                 let ct = scalar_cpp(&t).ok_or_else(|| err(op, format!("type {t} has no C++ translation")))?;
-                self.define(op, &format!("static_cast<{ct}>({x})"))?;
+                self.define(op, &format!("static_cast<{ct}>({x})"))
             }
-            _ if name.starts_with("emitHLS.pragma.") => self.pragma_op(op, &name["emitHLS.pragma.".len()..])?,
+            _ if name.starts_with("emitHLS.pragma.") => self.pragma_op(op, &name["emitHLS.pragma.".len()..]),
             _ if name.starts_with("arith.") || name.starts_with("math.") => {
                 let expr = self.expression(op, &name)?;
-                self.define(op, &expr)?;
+                self.define(op, &expr)
             }
-            _ => return Err(err(op, format!("'{name}' has no C++ translation"))),
+            _ => Err(err(op, format!("'{name}' has no C++ translation"))),
         }
+    }
+
+    fn return_op(&mut self, op: &OperationRef) -> Result<()> {
+        if op.operand_count() == 0 {
+            self.line("return;");
+        } else {
+            let v = self.operand(op, 0)?;
+            self.line(&format!("return {v};"));
+        }
+        Ok(())
+    }
+
+    fn call(&mut self, op: &OperationRef) -> Result<()> {
+        let callee = crate::ir::callee(op);
+        let args = (0..op.operand_count()).map(|i| self.operand(op, i)).collect::<Result<Vec<_>>>()?;
+        let call = format!("{callee}({})", args.join(", "));
+        if op.result_count() == 0 {
+            self.line(&format!("{call};"));
+            Ok(())
+        } else {
+            self.define(op, &call)
+        }
+    }
+
+    /// `hls::stream<T, D> vN("name");`: the depth bounds the FIFO in C
+    /// simulation too, and the name is what a deadlock report prints.
+    fn stream(&mut self, op: &OperationRef) -> Result<()> {
+        let t = self.result_type(op)?;
+        let elem = match parse_type(&t) {
+            Some(HlsType::Stream(e)) => value_cpp(&e).unwrap_or_default(),
+            _ => return Err(err(op, format!("type {t} has no C++ translation"))),
+        };
+        let view = StreamOp::read(op).map_err(|m| err(op, m))?;
+        let v = op.result(0).map_err(|e| err(op, e.to_string()))?;
+        let depth = self.depths.get(&key(v.into())).copied();
+        let n = self.fresh(v.into());
+        let label = view.name.unwrap_or_else(|| n.clone());
+        let ty = match depth {
+            Some(d) => format!("hls::stream<{elem}, {d}>"),
+            None => format!("hls::stream<{elem}>"),
+        };
+        self.line(&format!("{ty} {n}({});", c_string(&label)));
+        Ok(())
+    }
+
+    fn var(&mut self, op: &OperationRef) -> Result<()> {
+        let t = self.result_type(op)?;
+        let elem = match parse_type(&t) {
+            Some(HlsType::Var(e)) => e,
+            _ => return Err(err(op, format!("type {t} has no C++ translation"))),
+        };
+        let ct = value_cpp(&elem).unwrap_or_default();
+        let init = if op.operand_count() > 0 { format!(" = {}", self.operand(op, 0)?) } else { String::new() };
+        let v = op.result(0).map_err(|e| err(op, e.to_string()))?;
+        let n = self.fresh(v.into());
+        self.line(&format!("{ct} {n}{init};"));
+        Ok(())
+    }
+
+    fn for_loop(&mut self, op: &OperationRef) -> Result<()> {
+        let view = ForOp::read(op).map_err(|m| err(op, m))?;
+        let (lb, ub, step) = view.bounds();
+        let label = view.label.map(|l| format!("{l}: ")).unwrap_or_default();
+        let body = op.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| err(op, "loop without body".into()))?;
+        let iv = body.argument(0).map_err(|e| err(op, e.to_string()))?;
+        let i = format!("i{}", self.loops);
+        self.loops += 1;
+        self.names.insert(key(iv.into()), i.clone());
+        self.line(&format!("{label}for (int {i} = {lb}; {i} < {ub}; {i} += {step}) {{"));
+        self.region(op, 0)?;
+        self.line("}");
+        Ok(())
+    }
+
+    fn if_op(&mut self, op: &OperationRef) -> Result<()> {
+        let c = self.operand(op, 0)?;
+        self.line(&format!("if ({c}) {{"));
+        self.region(op, 0)?;
+        let has_else = op.region(1).ok().and_then(|r| r.first_block()).is_some();
+        if has_else {
+            self.line("} else {");
+            self.region(op, 1)?;
+        }
+        self.line("}");
+        Ok(())
+    }
+
+    fn load(&mut self, op: &OperationRef) -> Result<()> {
+        let m = self.operand(op, 0)?;
+        let idx: String = (1..op.operand_count()).map(|i| self.operand(op, i).map(|n| format!("[{n}]"))).collect::<Result<_>>()?;
+        self.define(op, &format!("{m}{idx}"))
+    }
+
+    fn store(&mut self, op: &OperationRef) -> Result<()> {
+        let (v, m) = (self.operand(op, 0)?, self.operand(op, 1)?);
+        let idx: String = (2..op.operand_count()).map(|i| self.operand(op, i).map(|n| format!("[{n}]"))).collect::<Result<_>>()?;
+        self.line(&format!("{m}{idx} = {v};"));
         Ok(())
     }
 

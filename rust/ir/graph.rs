@@ -3,13 +3,13 @@
 //! them. Read from the dfg.graph when the flow went through dfg (it knows
 //! kinds and lanes), else recovered from the emitHLS top function (streams
 //! and calls) for hand-written emitHLS input.
-use crate::pipeline::{op_name, top_level_ops};
-use crate::translate::types::enum_word;
+use super::types::enum_word;
+use super::{callee, int_attr, key, names, op_name, str_attr, top_level_ops};
 use melior::ir::{
-    attribute::{IntegerAttribute, StringAttribute},
+    attribute::StringAttribute,
     block::BlockLike,
     operation::{OperationLike, WalkOrder, WalkResult},
-    Module, OperationRef, RegionLike, Value, ValueLike,
+    Module, OperationRef, RegionLike, ValueLike,
 };
 use std::collections::HashMap;
 
@@ -81,25 +81,8 @@ pub struct Graph {
     pub channel_ops: Vec<usize>,
 }
 
-fn key(v: Value) -> usize {
-    v.to_raw().ptr as usize
-}
-
-fn str_attr(op: &OperationRef, name: &str) -> Option<String> {
-    let a = op.attribute(name).ok()?;
-    Some(StringAttribute::try_from(a).ok()?.value().to_string())
-}
-
 fn symbol(op: &OperationRef) -> Option<String> {
     str_attr(op, "sym_name")
-}
-
-fn callee(op: &OperationRef) -> String {
-    op.attribute("callee").map(|a| a.to_string().trim_start_matches('@').to_string()).unwrap_or_default()
-}
-
-fn int_attr(op: &OperationRef, name: &str) -> Option<i64> {
-    IntegerAttribute::try_from(op.attribute(name).ok()?).ok().map(|i| i.value())
 }
 
 /// `in<i>` for the first `num_inputs` arguments, `out<j>` after them;
@@ -158,13 +141,13 @@ pub fn from_dfg(module: &Module) -> Result<Graph, String> {
         [one] => *one,
         many => *many
             .iter()
-            .find(|g| g.has_attribute(crate::pipeline::TOP_ATTR))
+            .find(|g| g.has_attribute(names::TOP))
             .ok_or("the module holds several dfg.graph ops and none is marked ming.top")?,
     };
     let processes = symbols_of(&ops, "dfg.process");
     let mut g = Graph { name: symbol(graph_op).unwrap_or_default(), ..Graph::default() };
     let body = graph_op.region(0).ok().and_then(|r| r.first_block()).ok_or("the dfg.graph has no body")?;
-    let num_inputs = int_attr(graph_op, "ming.num_inputs").and_then(|n| usize::try_from(n).ok());
+    let num_inputs = int_attr(graph_op, names::NUM_INPUTS).and_then(|n| usize::try_from(n).ok());
     let memory_of = read_memories(&body, num_inputs, &mut g)?;
     // Channel ends first: the graph is a graph region, uses may come before definitions.
     let mut write_end = HashMap::new();
@@ -177,7 +160,7 @@ pub fn from_dfg(module: &Module) -> Result<Graph, String> {
         }
         let index = g.channels.len();
         // Unnamed channels are named once their ends are known (below).
-        let name = str_attr(&op, "ming.name").unwrap_or_default();
+        let name = str_attr(&op, names::NAME).unwrap_or_default();
         let elem = op.attribute("elementType").map(|a| a.to_string()).unwrap_or_default();
         let depth = int_attr(&op, "depth").and_then(|d| u64::try_from(d).ok());
         let lanes = int_attr(&op, "lanes").and_then(|d| u64::try_from(d).ok()).unwrap_or(1);
@@ -379,7 +362,7 @@ pub fn from_emithls(module: &Module, top: &OperationRef, num_inputs: usize) -> R
         match op_name(&op).as_str() {
             "emitHLS.stream" => {
                 let index = g.channels.len();
-                let name = str_attr(&op, "ming.name").unwrap_or_else(|| format!("s{index}"));
+                let name = str_attr(&op, names::NAME).unwrap_or_else(|| format!("s{index}"));
                 let r = op.result(0).map_err(|e| e.to_string())?;
                 let t = r.r#type().to_string();
                 let elem = t.trim_start_matches("!emitHLS.stream<").trim_end_matches('>').to_string();
@@ -396,7 +379,7 @@ pub fn from_emithls(module: &Module, top: &OperationRef, num_inputs: usize) -> R
                 let name = callee(&op);
                 let func = funcs.get(&name);
                 let uses = func.map(|f| stream_uses(f)).unwrap_or_default();
-                let kind = func.and_then(|f| f.attribute("ming.kind").ok()).map(|a| match StringAttribute::try_from(a) {
+                let kind = func.and_then(|f| f.attribute(names::KIND).ok()).map(|a| match StringAttribute::try_from(a) {
                     Ok(s) => s.value().to_string(),
                     Err(_) => enum_word(&a.to_string()).map(str::to_string).unwrap_or_else(|| a.to_string()),
                 });

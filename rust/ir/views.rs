@@ -1,0 +1,93 @@
+//! One struct per op or directive the Rust side reads, each read once from
+//! the IR with its errors named: translate, sim and project use these
+//! instead of looking attributes up by string.
+use super::{int_attr, names, op_name};
+use melior::ir::{attribute::StringAttribute, operation::OperationLike, OperationRef};
+
+/// What is wrong with an op a view cannot read.
+pub type ViewError = String;
+
+fn required(op: &OperationRef, name: &str) -> Result<i64, ViewError> {
+    match op.attribute(name) {
+        Err(_) => Err(format!("'{}' has no '{name}' attribute", op_name(op))),
+        Ok(a) => melior::ir::attribute::IntegerAttribute::try_from(a)
+            .map(|i| i.value())
+            .map_err(|_| format!("attribute '{name}' of '{}' is not an integer", op_name(op))),
+    }
+}
+
+fn optional_string(op: &OperationRef, name: &str, what: &str) -> Result<Option<String>, ViewError> {
+    match op.attribute(name) {
+        Err(_) => Ok(None),
+        Ok(a) => StringAttribute::try_from(a).map(|s| Some(s.value().to_string())).map_err(|_| format!("{what} is not a string")),
+    }
+}
+
+/// `emitHLS.for`: a counted loop with constant bounds and an optional label.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForOp {
+    pub lower: i64,
+    pub upper: i64,
+    pub step: i64,
+    pub label: Option<String>,
+}
+
+impl ForOp {
+    pub fn read(op: &OperationRef) -> Result<ForOp, ViewError> {
+        Ok(ForOp {
+            lower: required(op, "lowerBound")?,
+            upper: required(op, "upperBound")?,
+            step: required(op, "step")?,
+            label: optional_string(op, "label", "the loop label")?,
+        })
+    }
+
+    /// (lower, upper, step).
+    pub fn bounds(&self) -> (i64, i64, i64) {
+        (self.lower, self.upper, self.step)
+    }
+}
+
+/// `emitHLS.stream`: a FIFO declaration and the name reports print.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamOp {
+    pub name: Option<String>,
+}
+
+impl StreamOp {
+    pub fn read(op: &OperationRef) -> Result<StreamOp, ViewError> {
+        Ok(StreamOp { name: optional_string(op, names::NAME, "'ming.name'")? })
+    }
+}
+
+/// `emitHLS.pragma.stream`: the depth of a stream.
+pub fn stream_depth(op: &OperationRef) -> Option<i64> {
+    int_attr(op, "depth")
+}
+
+/// The directives and the DSE's timing of an `scf.for` in a dfg.process,
+/// as the cycle-level simulator needs them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LoopTiming {
+    /// The requested II of a pipelined loop (None: not pipelined).
+    pub pipeline_ii: Option<i64>,
+    /// Copies of the body (None: 1; 0: fully unrolled).
+    pub unroll: Option<i64>,
+    /// The II and depth the DSE's cost model found for the pipeline.
+    pub ii: Option<i64>,
+    pub depth: Option<i64>,
+    /// A sequential loop Vitis flattens into the pipeline inside it.
+    pub flattened: bool,
+}
+
+impl LoopTiming {
+    pub fn of(op: &OperationRef) -> LoopTiming {
+        LoopTiming {
+            pipeline_ii: int_attr(op, names::PIPELINE_II),
+            unroll: int_attr(op, names::UNROLL),
+            ii: int_attr(op, names::LOOP_II),
+            depth: int_attr(op, names::LOOP_DEPTH),
+            flattened: op.has_attribute(names::FLATTENED),
+        }
+    }
+}
