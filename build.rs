@@ -18,7 +18,7 @@ fn main() {
         .to_path_buf();
     let llvm_prefix = env::var("MLIR_SYS_220_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into());
 
-    for path in ["CMakeLists.txt", "td", "cpp", "rust/bridge.rs"] {
+    for path in ["CMakeLists.txt", "td", "cpp", "test/lib", "rust/bridge.rs"] {
         println!("cargo:rerun-if-changed={path}");
     }
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");

@@ -4,6 +4,7 @@
 #include "ming/EmitHLS/EmitHLS.h"
 #include "ming/Conversion/Passes.h"
 #include "ming/Transforms/Passes.h"
+#include "../test/lib/TestPasses.h"
 
 #include "mlir/IR/DialectRegistry.h"
 
@@ -15,6 +16,7 @@ void ming::registerPasses() {
   static bool done = [] {
     registerMingPasses();
     registerMingConversionPasses();
+    registerMingTestPasses();
     return true;
   }();
   (void)done;

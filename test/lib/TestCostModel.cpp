@@ -2,7 +2,7 @@
 // every dfg.process, loop, buffer, channel and dfg.graph as remarks, so lit
 // tests can pin down the figures of docs/cost-model.md.
 #include "ming/Analysis/CostModel.h"
-#include "ming/Transforms/Passes.h"
+#include "TestPasses.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -11,7 +11,7 @@
 
 namespace ming {
 #define GEN_PASS_DEF_TESTCOSTMODEL
-#include "ming/Transforms/Passes.h.inc"
+#include "ming/Test/TestPasses.h.inc"
 } // namespace ming
 
 using namespace mlir;

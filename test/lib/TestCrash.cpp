@@ -1,13 +1,13 @@
 // ming-test-crash: dies on purpose, so lit can check that a crash inside a
 // pass is reported (pass, operation, exit status 70) and not a bare signal.
 #include "ming/Support/CrashReport.h"
-#include "ming/Transforms/Passes.h"
+#include "TestPasses.h"
 
 #include <cstdlib>
 
 namespace ming {
 #define GEN_PASS_DEF_TESTCRASH
-#include "ming/Transforms/Passes.h.inc"
+#include "ming/Test/TestPasses.h.inc"
 } // namespace ming
 
 using namespace mlir;

@@ -1,14 +1,14 @@
 // ming-test-kernel-analysis: reports the kernel analysis of each linalg.generic
 // as a remark, so lit tests can pin Algorithms 1 and 2 down.
 #include "ming/Analysis/KernelAnalysis.h"
-#include "ming/Transforms/Passes.h"
+#include "TestPasses.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace ming {
 #define GEN_PASS_DEF_TESTKERNELANALYSIS
-#include "ming/Transforms/Passes.h.inc"
+#include "ming/Test/TestPasses.h.inc"
 } // namespace ming
 
 using namespace mlir;
