@@ -54,11 +54,19 @@ pub struct Target {
     pub dsp: u32,
     pub bram18k: u32,
     pub clock_mhz: f64,
+    /// The cost model's target description (--target-spec, JSON in the form
+    /// `--print-target-spec` writes); None: the built-in one.
+    pub cost_model: Option<std::path::PathBuf>,
 }
 
 impl Target {
     pub fn new(board: Board, dsp: Option<u32>, bram18k: Option<u32>, clock_mhz: f64) -> Self {
-        Target { board, dsp: dsp.unwrap_or(board.dsp), bram18k: bram18k.unwrap_or(board.bram18k), clock_mhz }
+        Target { board, dsp: dsp.unwrap_or(board.dsp), bram18k: bram18k.unwrap_or(board.bram18k), clock_mhz, cost_model: None }
+    }
+
+    /// The cost model's description as the C++ side takes it ("" = built in).
+    pub fn cost_model_path(&self) -> String {
+        self.cost_model.as_ref().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default()
     }
 
     /// The clock period in ns, as `create_clock -period` takes it: at most

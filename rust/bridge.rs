@@ -119,6 +119,23 @@ pub mod ffi {
         error: String,
         choice: Vec<usize>,
         status: String,
+        /// The objective's value (cycles) and the solver's seconds.
+        objective: f64,
+        seconds: f64,
+    }
+
+    /// What a session's explore did: the applied choice and its figures, or
+    /// why nothing was applied (`error`).
+    struct DseExplored {
+        error: String,
+        choice: Vec<usize>,
+        status: String,
+        objective: f64,
+        /// Seconds of every solve together.
+        ilp_seconds: f64,
+        /// Solves: more than 1 when the FIFOs a choice deepens pushed it over a limit.
+        rounds: i32,
+        estimate: DseEstimate,
     }
 
     extern "Rust" {
@@ -152,15 +169,24 @@ pub mod ffi {
         /// Opens the DSE of the dfg.graph of a builtin.module given as the
         /// address of its mlir::Operation (MlirOperation's pointer); the IR
         /// must not change while the session lives, except through dse_apply.
-        fn dse_open(module: usize, max_lanes: i64) -> Result<UniquePtr<DseSession>>;
+        /// `target`: a JSON target description for the cost model, "" for the built-in one.
+        fn dse_open(module: usize, max_lanes: i64, target: &str) -> Result<UniquePtr<DseSession>>;
         /// The candidates' figures, per node in the graph's body order.
         fn dse_problem(session: &DseSession) -> DseProblem;
         /// Candidate `index` of node `node` in words, for logs.
         fn dse_describe(session: &DseSession, node: u32, index: u32) -> String;
         /// Writes candidate choice[i] of every node i into the module.
         fn dse_apply(session: Pin<&mut DseSession>, choice: &[usize], status: &str, objective: &str) -> DseEstimate;
+        /// Solves with the registered solver (solve_dse), checks the choice's
+        /// true figures on a copy, solves again while its FIFOs push it over
+        /// a limit, and applies it.
+        fn dse_explore(session: Pin<&mut DseSession>, request: &DseRequest) -> DseExplored;
         /// The estimate of the module's graph with the IR's own directives.
-        fn dse_estimate(module: usize) -> DseEstimate;
+        fn dse_estimate(module: usize, target: &str) -> DseEstimate;
+        /// The cost model's built-in target description (JSON).
+        fn builtin_target() -> String;
+        /// Why the target description at `path` cannot be used ("" when it can).
+        fn check_target(path: &str) -> String;
         /// Makes solve_dse the solver of every ming-dse pass in this process.
         fn register_dse_solver();
     }

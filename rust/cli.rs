@@ -139,6 +139,17 @@ pub struct Cli {
     #[arg(long = "clock-mhz", value_name = "F")]
     pub clock_mhz: Option<f64>,
 
+    /// The cost model's target description: a JSON file of operator
+    /// latencies and DSPs, memory latencies and storage thresholds, in the
+    /// form --print-target-spec writes (default: the built-in Vitis HLS on
+    /// UltraScale+ at 200 MHz). What the file names replaces the built-in value.
+    #[arg(long = "target-spec", value_name = "FILE")]
+    pub target_spec: Option<String>,
+
+    /// Print the cost model's built-in target description (JSON) and exit.
+    #[arg(long = "print-target-spec")]
+    pub print_target_spec: bool,
+
     /// Run only the design-space exploration on INPUT (dfg, or linalg which is
     /// lowered first) and print the annotated dfg module to -o.
     #[arg(long = "dse")]
@@ -353,6 +364,10 @@ fn dispatch(args: Vec<String>) -> Result<(), CliError> {
         ffi::print_pass_help();
         return Ok(());
     }
+    if cli.print_target_spec {
+        print!("{}", ffi::builtin_target());
+        return Ok(());
+    }
     if cli.pass_pipeline.is_some() && !split.passes.is_empty() {
         return Err(CliError::Usage("'--pass-pipeline' cannot be combined with individual pass flags".into()));
     }
@@ -367,6 +382,7 @@ fn dispatch(args: Vec<String>) -> Result<(), CliError> {
         || cli.dsp.is_some()
         || cli.bram.is_some()
         || cli.clock_mhz.is_some()
+        || cli.target_spec.is_some()
         || cli.no_fifo_minimize
         || cli.top.is_some()
         || dse_flag(&cli).is_some()
@@ -448,7 +464,15 @@ fn target(cli: &Cli) -> Result<crate::board::Target, CliError> {
     if !(clock.is_finite() && clock > 0.0) {
         return Err(CliError::Usage(format!("'--clock-mhz' must be a positive frequency, not {clock}")));
     }
-    Ok(crate::board::Target::new(board, cli.dsp, cli.bram, clock))
+    let mut target = crate::board::Target::new(board, cli.dsp, cli.bram, clock);
+    if let Some(path) = &cli.target_spec {
+        let error = ffi::check_target(path);
+        if !error.is_empty() {
+            return Err(CliError::Usage(format!("--target-spec: {error}")));
+        }
+        target.cost_model = Some(std::path::PathBuf::from(path));
+    }
+    Ok(target)
 }
 
 /// The first --dse-* / --no-dse option given, if any.

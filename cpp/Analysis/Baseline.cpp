@@ -112,7 +112,7 @@ BaselineCost estimateBaseline(dfg::GraphOp graph, const CostOptions &options) {
     }
     int64_t elements = exact ? *exact : bound.value_or(0);
     int64_t width = bitWidth(ch.getElementType());
-    if (elements > 1 && elements * width > options.lutramMaxBits)
+    if (elements > 1 && elements * width > options.target->lutramMaxBits)
       out.tensorBram18k += bram18kBlocks(elements, width);
   }
   out.bram18k += out.tensorBram18k;

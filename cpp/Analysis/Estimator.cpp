@@ -59,7 +59,7 @@ ProcessCost ProcessModel::run() {
       bc.storage = "folded";
     } else if (bc.wordsPerBank <= 1) {
       bc.storage = "registers";
-    } else if (bc.wordsPerBank * b.width <= options.lutramMaxBits) {
+    } else if (bc.wordsPerBank * b.width <= options.target->lutramMaxBits) {
       bc.storage = "lutram";
     } else {
       bc.storage = "bram";

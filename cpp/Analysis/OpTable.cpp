@@ -79,44 +79,35 @@ static std::string floatName(Type type) {
   return s;
 }
 
-OpCost operationCost(Operation *op) {
+OpCost operationCost(Operation *op, const Target &target) {
   OpCost c;
   Type type = op->getNumResults() ? op->getResult(0).getType()
                                   : (op->getNumOperands() ? op->getOperand(0).getType() : Type());
-  auto named = [&](llvm::StringRef base, Type t) {
-    return (base + " " + floatName(t)).str();
-  };
-  // Floating point: Vitis HLS operator cores at 200 MHz on UltraScale+.
-  auto flt = [&](llvm::StringRef base, Type t, int64_t dsp32, int64_t lat32, int64_t dsp64,
-                 int64_t lat64, int64_t dsp16, int64_t lat16) {
-    c.kind = named(base, t);
+  // Floating point: the target's operator cores by precision.
+  auto flt = [&](llvm::StringRef base, Type t) {
+    c.kind = (base + " " + floatName(t)).str();
+    auto it = target.floatOps.find(base.str());
+    if (it == target.floatOps.end())
+      return;
     unsigned w = bitWidth(t);
-    if (w >= 64) {
-      c.dsp = dsp64;
-      c.latency = lat64;
-    } else if (w <= 16) {
-      c.dsp = dsp16;
-      c.latency = lat16;
-    } else {
-      c.dsp = dsp32;
-      c.latency = lat32;
-    }
+    const OpTiming &timing = w >= 64 ? it->second.f64 : w <= 16 ? it->second.f16 : it->second.f32;
+    c.dsp = timing.dsp;
+    c.latency = timing.latency;
   };
   Type operandType = op->getNumOperands() ? op->getOperand(0).getType() : type;
   llvm::TypeSwitch<Operation *>(op)
-      .Case<arith::MulFOp>([&](auto) { flt("mulf", type, 3, 3, 11, 5, 2, 3); })
-      .Case<arith::AddFOp, arith::SubFOp>([&](auto) { flt("addf", type, 2, 4, 3, 5, 2, 4); })
-      .Case<arith::DivFOp>([&](auto) { flt("divf", type, 0, 10, 0, 22, 0, 6); })
-      .Case<math::SqrtOp>([&](auto) { flt("sqrtf", type, 0, 10, 0, 22, 0, 6); })
-      .Case<math::ExpOp>([&](auto) { flt("expf", type, 7, 10, 26, 20, 4, 6); })
+      .Case<arith::MulFOp>([&](auto) { flt("mulf", type); })
+      .Case<arith::AddFOp, arith::SubFOp>([&](auto) { flt("addf", type); })
+      .Case<arith::DivFOp>([&](auto) { flt("divf", type); })
+      .Case<math::SqrtOp>([&](auto) { flt("sqrtf", type); })
+      .Case<math::ExpOp>([&](auto) { flt("expf", type); })
       .Case<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp>(
-          [&](auto) { flt("maxf", type, 0, 1, 0, 1, 0, 1); })
-      .Case<arith::CmpFOp>([&](auto) { flt("cmpf", operandType, 0, 1, 0, 1, 0, 1); })
-      .Case<arith::NegFOp, math::AbsFOp>([&](auto) { flt("negf", type, 0, 0, 0, 0, 0, 0); })
-      .Case<arith::SIToFPOp, arith::UIToFPOp>([&](auto) { flt("itofp", type, 0, 4, 0, 5, 0, 3); })
-      .Case<arith::FPToSIOp, arith::FPToUIOp>(
-          [&](auto) { flt("fptoi", operandType, 0, 4, 0, 5, 0, 3); })
-      .Case<arith::ExtFOp, arith::TruncFOp>([&](auto) { flt("fpconv", type, 0, 2, 0, 2, 0, 2); })
+          [&](auto) { flt("maxf", type); })
+      .Case<arith::CmpFOp>([&](auto) { flt("cmpf", operandType); })
+      .Case<arith::NegFOp, math::AbsFOp>([&](auto) { flt("negf", type); })
+      .Case<arith::SIToFPOp, arith::UIToFPOp>([&](auto) { flt("itofp", type); })
+      .Case<arith::FPToSIOp, arith::FPToUIOp>([&](auto) { flt("fptoi", operandType); })
+      .Case<arith::ExtFOp, arith::TruncFOp>([&](auto) { flt("fpconv", type); })
       .Case<arith::MulIOp>([&](arith::MulIOp mul) {
         unsigned wa = effectiveWidth(mul.getLhs()), wb = effectiveWidth(mul.getRhs());
         unsigned wr = bitWidth(type);
@@ -133,18 +124,18 @@ OpCost operationCost(Operation *op) {
             return;
           }
         c.dsp = multiplierDsp(wa, wb, wr);
-        c.latency = c.dsp > 1 ? 3 : 2;
+        c.latency = c.dsp > 1 ? target.mulCascadeLatency : target.mulLatency;
       })
       .Case<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp, arith::FloorDivSIOp,
             arith::CeilDivSIOp>([&](auto) {
         c.kind = "divi " + std::to_string(bitWidth(type));
-        c.latency = bitWidth(type) + 4; // radix-2 divider, one bit per cycle
+        c.latency = bitWidth(type) + target.divExtraLatency; // radix-2, a bit per cycle
       })
       .Case<arith::AddIOp, arith::SubIOp, arith::CmpIOp, arith::AndIOp, arith::OrIOp,
             arith::XOrIOp, arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp,
             arith::ShLIOp, arith::ShRSIOp, arith::ShRUIOp, arith::SelectOp>([&](Operation *o) {
         c.kind = o->getName().stripDialect().str() + " " + std::to_string(bitWidth(operandType));
-        c.latency = 1;
+        c.latency = target.aluLatency;
       })
       .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp,
             arith::IndexCastUIOp, arith::BitcastOp>([&](Operation *o) {
@@ -176,7 +167,7 @@ int64_t bram18kBlocks(int64_t words, int64_t width) {
 }
 
 int64_t channelBram18k(int64_t lanes, int64_t depth, int64_t width, const CostOptions &options) {
-  if (depth <= options.srlMaxDepth || depth * width <= options.srlMaxBits)
+  if (depth <= options.target->srlMaxDepth || depth * width <= options.target->srlMaxBits)
     return 0;
   return lanes * bram18kBlocks(depth, width);
 }

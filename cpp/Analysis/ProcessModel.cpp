@@ -86,7 +86,10 @@ void ProcessModel::collectBuffers() {
       if (d < b.shape.size())
         b.irBanks *= b.shape[d];
     int64_t words = ceilDiv(b.elements, b.irBanks);
-    b.loadLatency = words <= 1 ? 0 : words * b.width <= options.lutramMaxBits ? kLatLutram : kLatBram;
+    const Target &t = *options.target;
+    b.loadLatency = words <= 1                         ? 0
+                    : words * b.width <= t.lutramMaxBits ? t.lutramLatency
+                                                         : t.bramLatency;
   };
   process.getBody().walk([&](Operation *op) {
     if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {
@@ -217,7 +220,7 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
     else if (auto out = dyn_cast<dfg::OutputType>(t))
       perCycle = out.getLanes();
     else if (auto mem = dyn_cast<MemRefType>(t))
-      perCycle = std::max<int64_t>(1, options.axiBits / std::max<int64_t>(1, bitWidth(mem.getElementType())));
+      perCycle = std::max<int64_t>(1, options.target->axiBits / std::max<int64_t>(1, bitWidth(mem.getElementType())));
     if (auto it = config.lanes.find(arg); it != config.lanes.end() && !isa<MemRefType>(t))
       perCycle = std::max<int64_t>(1, it->second);
     int64_t ii = ceilDiv(n, perCycle);
@@ -233,7 +236,7 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
     Buffer &buf = buffers[bi];
     int64_t words = ceilDiv(buf.elements, buf.irBanks);
     int64_t worst = counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
-    int64_t ii = words <= 1 ? 0 : ceilDiv(worst, options.memPorts);
+    int64_t ii = words <= 1 ? 0 : ceilDiv(worst, options.target->memPorts);
     // A buffer the DSE partitioned (ming.partition_cyclic, written from this
     // same computation) counts as partitioned when the IR is estimated as is.
     // Banks enough for the requested II, not for II 1: at II k a bank serves

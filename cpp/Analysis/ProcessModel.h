@@ -27,11 +27,6 @@ inline constexpr llvm::StringLiteral kUnroll = "ming.unroll";
 inline constexpr llvm::StringLiteral kPartitionComplete = "ming.partition_complete_dims";
 inline constexpr llvm::StringLiteral kPartitionCyclic = "ming.partition_cyclic";
 
-/// Latencies in cycles at 200 MHz (docs/cost-model.md, table "Operations").
-inline constexpr int64_t kLatFifo = 1;       // dfg.pull / dfg.push
-inline constexpr int64_t kLatBram = 2;       // BRAM read: address + data register
-inline constexpr int64_t kLatLutram = 1;     // LUTRAM read: output register
-inline constexpr int64_t kLatExternal = 1;   // m_axi read inside a burst
 /// Visits of unrolled operations the model makes for one pipelined body
 /// before it gives up (and says so in the notes).
 inline constexpr int64_t kWalkBudget = 4'000'000;
@@ -71,7 +66,7 @@ struct Buffer {
   int64_t autoFactor = 1;           // further cyclic partitioning (autoPartition)
   bool cyclic = false;              // the IR already has the DSE's cyclic partitioning
   bool accessed = false;            // some access not folded to a constant
-  int64_t loadLatency = kLatBram;
+  int64_t loadLatency = 0;           // set by the layout (target latencies)
 };
 
 /// What a stretch of unrolled code uses per iteration.

@@ -46,9 +46,10 @@ void Walker::walkBlock(Block &block, Counters &c) {
     if (auto pull = dyn_cast<dfg::PullOp>(op)) {
       if (auto p = m.portArg(pull.getPort()))
         c.ports[*p] += 1;
-      int64_t a = kLatFifo;
+      const int64_t fifo = m.options.target->fifoLatency;
+      int64_t a = fifo;
       if (pull.getLane())
-        a = std::max(a, arr(pull.getLane()) + kLatFifo);
+        a = std::max(a, arr(pull.getLane()) + fifo);
       define(pull.getValue(), a, -1);
       continue;
     }
@@ -56,8 +57,8 @@ void Walker::walkBlock(Block &block, Counters &c) {
       if (auto p = m.portArg(push.getPort()))
         c.ports[*p] += 1;
       int64_t a = arr(push.getValue());
-      maxArrival = std::max(maxArrival, a + kLatFifo);
-      event(a + kLatFifo);
+      maxArrival = std::max(maxArrival, a + m.options.target->fifoLatency);
+      event(a + m.options.target->fifoLatency);
       continue;
     }
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
@@ -89,7 +90,7 @@ void Walker::walkBlock(Block &block, Counters &c) {
       define(op.getResult(0), in, inCarry);
       continue;
     }
-    OpCost oc = operationCost(&op);
+    OpCost oc = operationCost(&op, *m.options.target);
     if (!oc.known && op.getNumResults() > 0)
       m.result.notes.push_back("not in the table: " + oc.kind + " (0 DSP, 1 cycle)");
     if (oc.dsp > 0 || oc.latency > 0) {
@@ -192,7 +193,7 @@ void Walker::access(Operation *op, Value memref, ValueRange indices, bool isLoad
   if (bi == -2) { // external memory (load/store nodes)
     c.ports[argNo] += 1;
     if (isLoad)
-      define(op->getResult(0), idxAt + kLatExternal, -1);
+      define(op->getResult(0), idxAt + m.options.target->externalLatency, -1);
     else {
       int64_t a = std::max(idxAt, arr(op->getOperand(0)));
       maxArrival = std::max(maxArrival, a + 1);
@@ -203,7 +204,7 @@ void Walker::access(Operation *op, Value memref, ValueRange indices, bool isLoad
   }
   if (bi < 0) {
     if (isLoad)
-      define(op->getResult(0), idxAt + kLatBram, -1);
+      define(op->getResult(0), idxAt + m.options.target->bramLatency, -1);
     return;
   }
   Buffer &buf = m.buffers[bi];

@@ -58,9 +58,10 @@ static rust::Vec<T> toRust(const std::vector<T> &v) {
   return out;
 }
 
-std::unique_ptr<DseSession> dse_open(size_t module, int64_t max_lanes) {
+std::unique_ptr<DseSession> dse_open(size_t module, int64_t max_lanes, rust::Str target) {
   dse::Options options;
   options.maxLanes = max_lanes;
+  options.targetFile = std::string(target);
   std::string error;
   auto out = std::make_unique<DseSession>();
   out->session = dse::Session::open(reinterpret_cast<void *>(module), options, error);
@@ -129,8 +130,16 @@ DseEstimate dse_apply(DseSession &session, rust::Slice<const size_t> choice, rus
                                         std::string(status), std::string(objective)));
 }
 
-DseEstimate dse_estimate(size_t module) {
-  return convert(dse::estimate(reinterpret_cast<void *>(module)));
+DseEstimate dse_estimate(size_t module, rust::Str target) {
+  dse::Options options;
+  options.targetFile = std::string(target);
+  return convert(dse::estimate(reinterpret_cast<void *>(module), options));
+}
+
+rust::String builtin_target() { return rust::String(dse::builtinTargetJson()); }
+
+rust::String check_target(rust::Str path) {
+  return rust::String(dse::checkTarget(std::string(path)));
 }
 
 void register_dse_solver() {
@@ -142,8 +151,33 @@ void register_dse_solver() {
     out.error = std::string(s.error);
     out.status = std::string(s.status);
     out.choice.assign(s.choice.begin(), s.choice.end());
+    out.objective = s.objective;
+    out.seconds = s.seconds;
     return out;
   });
+}
+
+DseExplored dse_explore(DseSession &session, const DseRequest &request) {
+  DseExplored out;
+  const dse::Solver &solver = dse::getSolver();
+  if (!solver) {
+    out.error = "no ILP solver is registered (register_dse_solver)";
+    return out;
+  }
+  dse::Request r;
+  r.dsp = request.dsp;
+  r.bram18k = request.bram18k;
+  r.objective = std::string(request.objective);
+  r.timeLimit = request.time_limit;
+  dse::Explored e = session.session->explore(solver, r);
+  out.error = e.error;
+  out.choice = toRust(std::vector<size_t>(e.solution.choice));
+  out.status = e.solution.status;
+  out.objective = e.solution.objective;
+  out.ilp_seconds = e.solution.seconds;
+  out.rounds = e.rounds;
+  out.estimate = convert(e.estimate);
+  return out;
 }
 
 } // namespace ming::bridge

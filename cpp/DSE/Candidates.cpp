@@ -163,10 +163,11 @@ int64_t portLanes(Type t) {
 /// less unrolled configuration also wins while it is at most
 /// `unrollTolerance` slower: the model counts no LUTs, so unrolling that
 /// saves only pipeline fill would otherwise look free.
-std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &options) {
+std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &options,
+                                     const CostOptions &cost) {
   crash::Scope scope(process, "estimating the candidates of");
   std::set<unsigned> fixed = fixedLanePorts(process);
-  Estimator estimator(process);
+  Estimator estimator(process, cost);
   std::vector<Point> all = enumerateConfigurations(estimator, options.candidateLimit);
   // DSPs for cycles: every outer pipeline with DSPs at a requested II of 2, 4, 8, ...
   // (Vitis shares operators across the II), one lane, nothing unrolled.

@@ -25,7 +25,8 @@ int64_t portLanes(mlir::Type t);
 /// the cost model's unroll and lane choices, the same at requested IIs
 /// 2, 4, ..., each pipeline moved down to every loop nested in it, and the
 /// IR's own directives, filtered to the Pareto-optimal ones.
-std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &options);
+std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &options,
+                                     const cost::CostOptions &cost);
 
 /// Writes `cfg` (whose estimate is `c`) into `process`: loop directives and
 /// the cyclic partitioning the model assumed (Apply.cpp).

@@ -1,6 +1,6 @@
 // ming-dse: the DSE as a pass (td/ming/Transforms/Passes.td). Opens a
-// session on the module's graph, asks the registered solver (or the
-// `choice` option) for one candidate index per instance, and applies it.
+// session on the module's graph and explores it with the registered solver
+// (Session::explore), or applies the `choice` option's indices.
 #include "ming/DSE/Session.h"
 #include "ming/Dfg/Dfg.h"
 #include "ming/Transforms/Passes.h"
@@ -41,6 +41,7 @@ struct DsePass : ming::impl::DseBase<DsePass> {
     }
     ming::dse::Options options;
     options.maxLanes = std::max<int64_t>(1, maxLanes);
+    options.targetFile = target;
     std::string error;
     std::unique_ptr<ming::dse::Session> session =
         ming::dse::Session::open(module.getOperation(), options, error);
@@ -51,9 +52,8 @@ struct DsePass : ming::impl::DseBase<DsePass> {
     Operation *graph = SymbolTable::lookupSymbolIn(module, session->problem().graph);
     Location loc = graph ? graph->getLoc() : module.getLoc();
 
-    std::vector<size_t> indices;
-    std::string status;
     if (!choice.empty()) {
+      std::vector<size_t> indices;
       for (int64_t c : choice) {
         if (c < 0) {
           emitError(loc) << "ming-dse: choice " << c << " is not a candidate index";
@@ -61,30 +61,27 @@ struct DsePass : ming::impl::DseBase<DsePass> {
         }
         indices.push_back(size_t(c));
       }
-      status = "given";
-    } else {
-      const ming::dse::Solver &solver = ming::dse::getSolver();
-      if (!solver) {
-        emitError(loc) << "ming-dse: this process has no ILP solver (ming-opt has one); give "
-                          "the choice with choice=<index of every instance>";
+      ming::dse::Estimate estimate = session->apply(indices, "given", objective);
+      if (!estimate.error.empty()) {
+        emitError(loc) << "ming-dse: " << estimate.error;
         return signalPassFailure();
       }
-      ming::dse::Request request;
-      request.dsp = dsp;
-      request.bram18k = bram;
-      request.objective = objective;
-      request.timeLimit = timeLimit;
-      ming::dse::Solution solution = solver(session->problem(), request);
-      if (!solution.error.empty()) {
-        emitError(loc) << solution.error;
-        return signalPassFailure();
-      }
-      indices = std::move(solution.choice);
-      status = solution.status;
+      return;
     }
-    ming::dse::Estimate estimate = session->apply(indices, status, objective);
-    if (!estimate.error.empty()) {
-      emitError(loc) << "ming-dse: " << estimate.error;
+    const ming::dse::Solver &solver = ming::dse::getSolver();
+    if (!solver) {
+      emitError(loc) << "ming-dse: this process has no ILP solver (ming-opt has one); give "
+                        "the choice with choice=<index of every instance>";
+      return signalPassFailure();
+    }
+    ming::dse::Request request;
+    request.dsp = dsp;
+    request.bram18k = bram;
+    request.objective = objective;
+    request.timeLimit = timeLimit;
+    ming::dse::Explored explored = session->explore(solver, request);
+    if (!explored.error.empty()) {
+      emitError(loc) << explored.error;
       return signalPassFailure();
     }
   }

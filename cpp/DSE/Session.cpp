@@ -80,10 +80,11 @@ std::string printConfig(const cost::ProcessConfig &cfg) {
   return text;
 }
 
-int64_t fifoBram18k(dfg::ChannelOp ch, int64_t depth, int64_t lanes) {
+int64_t fifoBram18k(dfg::ChannelOp ch, int64_t depth, int64_t lanes,
+                    const cost::CostOptions &cost) {
   Type elem = ch.getElementType();
   int64_t width = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 32;
-  return cost::channelBram18k(lanes, depth, width, cost::CostOptions());
+  return cost::channelBram18k(lanes, depth, width, cost);
 }
 
 /// The figures of `p` the solver sees.
@@ -134,12 +135,14 @@ FailureOr<Instances> instances(dfg::GraphOp graph, std::string &error) {
 
 /// The figures of report.json for the graph with the given process costs.
 Estimate summarize(dfg::GraphOp graph, const Instances &insts,
-                   const std::map<std::string, cost::ProcessCost> &costs) {
+                   const std::map<std::string, cost::ProcessCost> &costs,
+                   const cost::CostOptions &options) {
   Estimate e;
-  cost::GraphCost g = cost::estimateGraph(graph, [&](llvm::StringRef name) -> const cost::ProcessCost * {
+  auto lookup = [&](llvm::StringRef name) -> const cost::ProcessCost * {
     auto it = costs.find(name.str());
     return it == costs.end() ? nullptr : &it->second;
-  });
+  };
+  cost::GraphCost g = cost::estimateGraph(graph, lookup, options);
   e.dataflow = g.dataflow;
   e.sum = g.sum;
   e.dsp = g.dsp;
@@ -173,7 +176,7 @@ Estimate summarize(dfg::GraphOp graph, const Instances &insts,
     ch.bram18k = cc.bram18k;
     e.channels.push_back(std::move(ch));
   }
-  cost::BaselineCost base = cost::estimateBaseline(graph);
+  cost::BaselineCost base = cost::estimateBaseline(graph, options);
   e.baselineCycles = base.cycles;
   e.baselineDsp = base.dsp;
   e.baselineBram18k = base.bram18k;
@@ -186,13 +189,36 @@ Estimate summarize(dfg::GraphOp graph, const Instances &insts,
 // Session
 //===----------------------------------------------------------------------===//
 
+/// The cost model's options under a target loaded from a file (or the
+/// built-in one); the options point into `owned`.
+struct CostSetup {
+  std::unique_ptr<cost::Target> owned;
+  cost::CostOptions options;
+};
+
+/// The target of `options`, or null with `error` set.
+static std::unique_ptr<CostSetup> costSetup(const Options &options, std::string &error) {
+  auto setup = std::make_unique<CostSetup>();
+  if (!options.targetFile.empty()) {
+    setup->owned = cost::Target::load(options.targetFile, error);
+    if (!setup->owned)
+      return nullptr;
+    setup->options.target = setup->owned.get();
+  }
+  return setup;
+}
+
 struct Session::Impl {
+  std::unique_ptr<CostSetup> cost;
   dfg::GraphOp graph;
   Instances insts;
   Problem problem;
   /// The configurations behind problem.nodes[i].candidates, same order; an
   /// instance of a shared process has its one point.
   std::vector<std::vector<Point>> points;
+
+  /// The configuration of every instance under `choice` (checked).
+  std::vector<const cost::ProcessConfig *> configs(const std::vector<size_t> &choice) const;
 };
 
 Session::Session(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
@@ -216,6 +242,10 @@ std::unique_ptr<Session> Session::open(void *moduleOp, const Options &options,
   if (failed(insts))
     return nullptr;
   auto impl = std::make_unique<Impl>();
+  impl->cost = costSetup(options, error);
+  if (!impl->cost)
+    return nullptr;
+  const cost::CostOptions &costOptions = impl->cost->options;
   impl->graph = *graph;
   Problem &out = impl->problem;
   out.graph = graph->getSymName().str();
@@ -241,10 +271,10 @@ std::unique_ptr<Session> Session::open(void *moduleOp, const Options &options,
       list = impl->points[seen->second];
     } else {
       if (insts->count[node.process] == 1)
-        list = offeredCandidates(process, options);
+        list = offeredCandidates(process, options, costOptions);
       // Shared processes, and processes no candidate fits: as they are.
       if (list.empty())
-        list.push_back({cost::ProcessConfig{}, cost::estimate(process)});
+        list.push_back({cost::ProcessConfig{}, cost::estimate(process, {}, costOptions)});
       for (const Point &p : list)
         inFlight[process] = std::max(inFlight[process], inFlightElements(process, p.cost));
       firstNode[node.process] = i;
@@ -261,23 +291,36 @@ std::unique_ptr<Session> Session::open(void *moduleOp, const Options &options,
   for (const ForkFifo &f :
        forkFifos(*graph, [&](dfg::ProcessOp p) { return inFlight.lookup(p); }))
     forkFifo[f.channel] = f;
+  // Other channels get room for the largest word burst of either end
+  // (apply); each end's choice pays what its burst adds over the declared
+  // depth. Two ends that both burst pay at most the sum of the two, never
+  // less than the deeper one costs.
   for (auto [i, inst] : llvm::enumerate(insts->ops)) {
-    for (Candidate &c : out.nodes[i].candidates) {
-      unsigned port = 0;
-      for (Value v : inst.getPorts()) {
-        if (!isa<dfg::OutputType>(v.getType()))
+    for (auto [k, c] : llvm::enumerate(out.nodes[i].candidates)) {
+      const cost::ProcessCost &pc = impl->points[i][k].cost;
+      unsigned in = 0, outPort = 0;
+      for (auto [arg, v] : llvm::enumerate(inst.getPorts())) {
+        bool isOut = isa<dfg::OutputType>(v.getType());
+        if (!isOut && !isa<dfg::InputType>(v.getType()))
           continue;
-        int64_t lanes = c.lanesOut[port++];
+        int64_t lanes = isOut ? c.lanesOut[outPort++] : c.lanesIn[in++];
         auto ch = v.getDefiningOp<dfg::ChannelOp>();
-        auto f = ch ? forkFifo.find(ch) : forkFifo.end();
-        if (f != forkFifo.end())
-          c.bram18k += fifoBram18k(ch, forkFifoDepth(f->second, lanes), lanes);
+        if (!ch)
+          continue;
+        if (auto f = forkFifo.find(ch); f != forkFifo.end()) {
+          if (isOut)
+            c.bram18k += fifoBram18k(ch, forkFifoDepth(f->second, lanes), lanes, costOptions);
+          continue;
+        }
+        int64_t declared = fifoBram18k(ch, ch.getDepth(), ch.getLanes(), costOptions);
+        int64_t depth = std::max<int64_t>(ch.getDepth(), 1 + burstWords(pc, arg, lanes));
+        c.bram18k += std::max<int64_t>(0, fifoBram18k(ch, depth, lanes, costOptions) - declared);
       }
     }
   }
   for (auto ch : graph->getBody().front().getOps<dfg::ChannelOp>()) {
     if (!forkFifo.count(ch))
-      out.fifoBram18k += fifoBram18k(ch, ch.getDepth(), ch.getLanes());
+      out.fifoBram18k += fifoBram18k(ch, ch.getDepth(), ch.getLanes(), costOptions);
     auto w = ends.find(ch.getWrite()), r = ends.find(ch.getRead());
     if (w == ends.end() || r == ends.end())
       continue;
@@ -295,22 +338,20 @@ std::unique_ptr<Session> Session::open(void *moduleOp, const Options &options,
   return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
 
-Estimate Session::apply(const std::vector<size_t> &choice, const std::string &status,
-                        const std::string &objective) {
-  Estimate out;
-  Instances &insts = impl->insts;
-  dfg::GraphOp graph = impl->graph;
+std::string Session::check(const std::vector<size_t> &choice) const {
+  const Instances &insts = impl->insts;
+  std::string error;
   if (choice.size() != insts.ops.size()) {
-    out.error = "the DSE chose " + std::to_string(choice.size()) + " configurations for " +
+    error = "the DSE chose " + std::to_string(choice.size()) + " configurations for " +
                 std::to_string(insts.ops.size()) + " instances";
-    return out;
+    return error;
   }
   for (auto [i, c] : llvm::enumerate(choice))
     if (c >= impl->points[i].size()) {
-      out.error = "the DSE chose configuration " + std::to_string(c) + " of instance " +
+      error = "the DSE chose configuration " + std::to_string(c) + " of instance " +
                   std::to_string(i) + " ('" + impl->problem.nodes[i].process + "'), which has " +
                   std::to_string(impl->points[i].size());
-      return out;
+      return error;
     }
   // Lanes must agree on every channel, or the retyped IR would not verify.
   for (const Edge &e : impl->problem.edges) {
@@ -319,12 +360,22 @@ Estimate Session::apply(const std::vector<size_t> &choice, const std::string &st
     int64_t w = e.fromPort < from.lanesOut.size() ? from.lanesOut[e.fromPort] : 1;
     int64_t r = e.toPort < to.lanesIn.size() ? to.lanesIn[e.toPort] : 1;
     if (w != r) {
-      out.error = "the choice gives the channel from '" + impl->problem.nodes[e.from].process +
+      error = "the choice gives the channel from '" + impl->problem.nodes[e.from].process +
                   "' to '" + impl->problem.nodes[e.to].process + "' " + std::to_string(w) +
                   " lanes at its writer and " + std::to_string(r) + " at its reader";
-      return out;
+      return error;
     }
   }
+  return error;
+}
+
+/// Writes one configuration per instance (`configs`, in the graph's body
+/// order) into `graph` and returns the figures of the result: what the DSE
+/// does to the module, and what a trial does to a copy of it.
+static Estimate applyConfigs(dfg::GraphOp graph, Instances &insts,
+                             const std::vector<const cost::ProcessConfig *> &configs,
+                             const cost::CostOptions &options) {
+  Estimate out;
   // Estimate every choice first (the model reads the IR as it was enumerated).
   std::map<std::string, cost::ProcessCost> costs;
   std::map<std::string, cost::ProcessConfig> chosen;
@@ -332,8 +383,8 @@ Estimate Session::apply(const std::vector<size_t> &choice, const std::string &st
     std::string name = process.getSymName().str();
     if (costs.count(name))
       continue; // a shared process: one point, the same for every instance
-    const cost::ProcessConfig &cfg = impl->points[i][choice[i]].config;
-    costs[name] = cost::estimate(process, cfg);
+    const cost::ProcessConfig &cfg = *configs[i];
+    costs[name] = cost::estimate(process, cfg, options);
     chosen[name] = cfg;
   }
   for (dfg::ProcessOp process : insts.processes) {
@@ -380,7 +431,47 @@ Estimate Session::apply(const std::vector<size_t> &choice, const std::string &st
     auto it = costs.find(p.getSymName().str());
     return it == costs.end() ? int64_t(0) : inFlightElements(p, it->second);
   });
-  out = summarize(graph, insts, costs);
+  return summarize(graph, insts, costs, options);
+}
+
+std::vector<const cost::ProcessConfig *> Session::Impl::configs(const std::vector<size_t> &choice) const {
+  std::vector<const cost::ProcessConfig *> out;
+  for (auto [i, c] : llvm::enumerate(choice))
+    out.push_back(&points[i][c].config);
+  return out;
+}
+
+Estimate Session::trial(const std::vector<size_t> &choice) const {
+  Estimate out;
+  out.error = check(choice);
+  if (!out.error.empty())
+    return out;
+  // A copy of the module (attributes, weights included, are shared, not
+  // copied), its graph and instances in the same order.
+  Operation *copy = impl->graph->getParentOp()->clone();
+  auto graph = dyn_cast_or_null<dfg::GraphOp>(
+      SymbolTable::lookupSymbolIn(copy, impl->graph.getSymNameAttr()));
+  FailureOr<Instances> insts = failure();
+  if (graph)
+    insts = instances(graph, out.error);
+  if (succeeded(insts))
+    out = applyConfigs(graph, *insts, impl->configs(choice), impl->cost->options);
+  else if (out.error.empty())
+    out.error = "the copy of the module has no graph '" + impl->problem.graph + "'";
+  copy->erase();
+  return out;
+}
+
+Estimate Session::apply(const std::vector<size_t> &choice, const std::string &status,
+                        const std::string &objective) {
+  Estimate out;
+  out.error = check(choice);
+  if (!out.error.empty())
+    return out;
+  dfg::GraphOp graph = impl->graph;
+  out = applyConfigs(graph, impl->insts, impl->configs(choice), impl->cost->options);
+  if (!out.error.empty())
+    return out;
   Builder b(graph.getContext());
   graph.getOperation()->setAttr("ming.dse.cycles", b.getI64IntegerAttr(out.dataflow));
   graph.getOperation()->setAttr("ming.dse.dsp", b.getI64IntegerAttr(out.dsp));
@@ -390,8 +481,64 @@ Estimate Session::apply(const std::vector<size_t> &choice, const std::string &st
   return out;
 }
 
-Estimate estimate(void *moduleOp) {
+Explored Session::explore(const Solver &solver, const Request &request) {
+  Explored out;
+  Request limits = request;
+  // The ILP counts each candidate's FIFOs at the depths known before the
+  // choice; the choice can deepen some (bursts, lags of reconvergent
+  // branches). A trial on a copy gives the true figures; while they exceed
+  // the board, solve again with the excess taken off.
+  constexpr int kMaxRounds = 4;
+  double seconds = 0;
+  for (out.rounds = 1;; ++out.rounds) {
+    out.solution = solver(impl->problem, limits);
+    seconds += out.solution.seconds;
+    out.solution.seconds = seconds;
+    if (!out.solution.error.empty()) {
+      out.error = out.rounds == 1
+                      ? out.solution.error
+                      : "no design of '" + impl->problem.graph + "' fits " +
+                            std::to_string(request.dsp) + " DSP and " +
+                            std::to_string(request.bram18k) +
+                            " BRAM18K once the FIFOs its choice deepens are counted";
+      return out;
+    }
+    Estimate t = trial(out.solution.choice);
+    if (!t.error.empty()) {
+      out.error = t.error;
+      return out;
+    }
+    int64_t overDsp = t.dsp - request.dsp, overBram = t.bram18k - request.bram18k;
+    if (overDsp <= 0 && overBram <= 0)
+      break;
+    if (out.rounds == kMaxRounds) {
+      out.error = "the DSE's design of '" + impl->problem.graph + "' needs " +
+                  std::to_string(t.dsp) + " DSP and " + std::to_string(t.bram18k) +
+                  " BRAM18K once its FIFOs are sized, over the limits of " +
+                  std::to_string(request.dsp) + " and " + std::to_string(request.bram18k) +
+                  ", and " + std::to_string(kMaxRounds) + " tighter solves did not fix it";
+      return out;
+    }
+    limits.dsp -= std::max<int64_t>(0, overDsp);
+    limits.bram18k -= std::max<int64_t>(0, overBram);
+    if (limits.dsp < 0 || limits.bram18k < 0) {
+      out.error = "no design of '" + impl->problem.graph + "' fits " +
+                  std::to_string(request.dsp) + " DSP and " + std::to_string(request.bram18k) +
+                  " BRAM18K once the FIFOs its choice deepens are counted";
+      return out;
+    }
+  }
+  out.estimate = apply(out.solution.choice, out.solution.status, request.objective);
+  if (!out.estimate.error.empty())
+    out.error = out.estimate.error;
+  return out;
+}
+
+Estimate estimate(void *moduleOp, const Options &options) {
   Estimate out;
+  std::unique_ptr<CostSetup> setup = costSetup(options, out.error);
+  if (!setup)
+    return out;
   FailureOr<dfg::GraphOp> graph = findGraph(static_cast<Operation *>(moduleOp), out.error);
   if (failed(graph))
     return out;
@@ -401,8 +548,15 @@ Estimate estimate(void *moduleOp) {
   std::map<std::string, cost::ProcessCost> costs;
   for (dfg::ProcessOp process : insts->processes)
     if (!costs.count(process.getSymName().str()))
-      costs[process.getSymName().str()] = cost::estimate(process);
-  return summarize(*graph, *insts, costs);
+      costs[process.getSymName().str()] = cost::estimate(process, {}, setup->options);
+  return summarize(*graph, *insts, costs, setup->options);
+}
+
+std::string builtinTargetJson() { return cost::Target::builtin().toJson(); }
+
+std::string checkTarget(const std::string &path) {
+  std::string error;
+  return cost::Target::load(path, error) ? std::string() : error;
 }
 
 //===----------------------------------------------------------------------===//

@@ -99,6 +99,8 @@ pub struct Baseline {
 pub enum Failure {
     /// No design fits; the smallest limits that would (FIFOs included).
     Infeasible { graph: String, dsp: u32, bram18k: u32, min_dsp: f64, min_bram18k: f64 },
+    /// No design within the limits, in the session's words (names the limits).
+    Refused(String),
     /// Anything else (no graph, solver trouble, an IR the DSE cannot write).
     Other(String),
 }
@@ -123,6 +125,7 @@ impl fmt::Display for Failure {
                 }
                 Ok(())
             }
+            Failure::Refused(m) => f.write_str(m),
             Failure::Other(m) => write!(f, "DSE: {m}"),
         }
     }
@@ -210,7 +213,7 @@ pub fn solve(p: &ffi::DseProblem, settings: &Settings) -> Result<ilp::Solution, 
 /// The solver of the `ming-dse` pass (registered with the C++ side at
 /// start-up, see bridge.rs): the request's limits, default lanes.
 pub fn solve_dse(p: &ffi::DseProblem, request: &ffi::DseRequest) -> ffi::DseSolution {
-    let failed = |error: String| ffi::DseSolution { error, choice: Vec::new(), status: String::new() };
+    let failed = |error: String| ffi::DseSolution { error, choice: Vec::new(), status: String::new(), objective: 0.0, seconds: 0.0 };
     let (Ok(dsp), Ok(bram18k)) = (u32::try_from(request.dsp), u32::try_from(request.bram18k)) else {
         return failed(format!("limits of {} DSP and {} BRAM18K are out of range", request.dsp, request.bram18k));
     };
@@ -223,16 +226,16 @@ pub fn solve_dse(p: &ffi::DseProblem, request: &ffi::DseRequest) -> ffi::DseSolu
         ..Settings::new(dsp, bram18k)
     };
     match solve(p, &settings) {
-        Ok(s) => ffi::DseSolution { error: String::new(), choice: s.choice, status: s.status },
+        Ok(s) => ffi::DseSolution { error: String::new(), choice: s.choice, status: s.status, objective: s.objective, seconds: s.seconds },
         Err(f) => failed(f.to_string()),
     }
 }
 
 /// Explores, chooses and writes the choice into `module` (a dfg module).
-pub fn run(module: &Module, settings: &Settings) -> Result<Outcome, Failure> {
+pub fn run(module: &Module, settings: &Settings, cost_model: &str) -> Result<Outcome, Failure> {
     let start = Instant::now();
     crate::progress::detail("enumerating configurations");
-    let mut session = ffi::dse_open(address(module), settings.max_lanes.max(1) as i64)
+    let mut session = ffi::dse_open(address(module), settings.max_lanes.max(1) as i64, cost_model)
         .map_err(|e| Failure::Other(e.what().to_string()))?;
     let p = ffi::dse_problem(&session);
     let count: usize = p.nodes.iter().map(|n| n.candidates.len()).sum();
@@ -254,33 +257,43 @@ pub fn run(module: &Module, settings: &Settings) -> Result<Outcome, Failure> {
             }
         }
     }
-    let solution = solve(&p, settings)?;
+    let request = ffi::DseRequest {
+        dsp: i64::from(settings.dsp),
+        bram18k: i64::from(settings.bram18k),
+        objective: objective_name(settings.objective).to_string(),
+        time_limit: settings.time_limit.unwrap_or(0.0),
+    };
+    let explored = ffi::dse_explore(session.pin_mut(), &request);
+    if !explored.error.is_empty() {
+        return Err(Failure::Refused(explored.error));
+    }
+    if explored.rounds > 1 {
+        log::info!("DSE: {} solves: the FIFOs of the first choices pushed them over the limits", explored.rounds);
+    }
     if log::log_enabled!(log::Level::Debug) {
-        for (i, (n, &c)) in p.nodes.iter().zip(&solution.choice).enumerate() {
+        for (i, (n, &c)) in p.nodes.iter().zip(&explored.choice).enumerate() {
             log::debug!("DSE: {} <- {}", n.process, ffi::dse_describe(&session, i as u32, c as u32));
         }
     }
-    let applied =
-        ffi::dse_apply(session.pin_mut(), &solution.choice, &solution.status, objective_name(settings.objective));
-    let estimate = convert(applied)?;
-    if settings.objective == Objective::Dataflow && estimate.dataflow as f64 != solution.objective {
+    let estimate = convert(explored.estimate)?;
+    if settings.objective == Objective::Dataflow && estimate.dataflow as f64 != explored.objective {
         // The ILP's rows and the report's graph model are one recursion.
-        log::warn!("DSE: the ILP's latency {} and the cost model's {} disagree", solution.objective, estimate.dataflow);
+        log::warn!("DSE: the ILP's latency {} and the cost model's {} disagree", explored.objective, estimate.dataflow);
     }
     Ok(Outcome {
-        status: solution.status,
+        status: explored.status,
         objective: settings.objective,
-        ilp_seconds: solution.seconds,
+        ilp_seconds: explored.ilp_seconds,
         seconds: start.elapsed().as_secs_f64(),
-        objective_value: solution.objective,
+        objective_value: explored.objective,
         candidates: count,
         estimate,
     })
 }
 
 /// The figures of `module`'s graph with its own directives (--no-dse).
-pub fn estimate(module: &Module) -> Result<Estimate, Failure> {
-    convert(ffi::dse_estimate(address(module)))
+pub fn estimate(module: &Module, cost_model: &str) -> Result<Estimate, Failure> {
+    convert(ffi::dse_estimate(address(module), cost_model))
 }
 
 #[cfg(test)]

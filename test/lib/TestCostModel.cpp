@@ -82,6 +82,16 @@ struct TestCostModel : ming::impl::TestCostModelBase<TestCostModel> {
     }
     cost::CostOptions options;
     options.autoPartition = autoPartition;
+    std::unique_ptr<cost::Target> loaded;
+    if (!target.empty()) {
+      std::string error;
+      loaded = cost::Target::load(target, error);
+      if (!loaded) {
+        getOperation().emitError("ming-test-cost-model: ") << error;
+        return signalPassFailure();
+      }
+      options.target = loaded.get();
+    }
 
     std::map<std::string, cost::ProcessCost> costs;
     getOperation().walk([&](ming::dfg::ProcessOp process) {

@@ -32,6 +32,8 @@ def TestCostModel : Pass<"ming-test-cost-model", "mlir::ModuleOp"> {
   let options = [
     Option<"autoPartition", "auto-partition", "bool", /*default=*/"false",
            "Assume buffers partitioned so that memory ports never limit II">,
+    Option<"target", "target", "std::string", /*default=*/"",
+           "A JSON target description (default: the built-in one)">,
     ListOption<"overrides", "overrides", "std::string",
                "Hypothetical directives: <process>.L<id>.unroll=N (0 = full), "
                "<process>.L<id>.pipeline=0|1, <process>.L<id>.ii=N, "

@@ -35,6 +35,8 @@ def Dse : Pass<"ming-dse", "mlir::ModuleOp"> {
            "Seconds the solver may spend per solve (0: until proven optimal)">,
     ListOption<"choice", "choice", "int64_t",
                "The candidate index of every instance; no solver runs">,
+    Option<"target", "target", "std::string", /*default=*/"",
+           "A JSON target description for the cost model (default: built in)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::memref::MemRefDialect"];
 }

@@ -12,6 +12,7 @@
 #ifndef MING_ANALYSIS_COSTMODEL_H
 #define MING_ANALYSIS_COSTMODEL_H
 
+#include "ming/Analysis/Target.h"
 #include "ming/Dfg/Dfg.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -32,18 +33,8 @@ namespace ming::cost {
 //===----------------------------------------------------------------------===//
 
 struct CostOptions {
-  /// Arrays (or banks of a partitioned array) of at most this many bits are
-  /// LUTRAM/registers: 0 BRAM. Item 4 emits BIND_STORAGE impl=lutram for them.
-  int64_t lutramMaxBits = 1024;
-  /// A FIFO lane is SRL/LUTRAM while depth <= srlMaxDepth or depth * width <=
-  /// srlMaxBits (Vitis config_storage fifo defaults 2 and 1024), else BRAM.
-  int64_t srlMaxDepth = 2;
-  int64_t srlMaxBits = 1024;
-  /// Ports of one RAM/ROM bank (BRAM and LUTRAM are dual-port).
-  int64_t memPorts = 2;
-  /// Width of an m_axi port to external memory: elements per cycle of a
-  /// load/store node = axiBits / element bits.
-  int64_t axiBits = 128;
+  /// Operator and memory latencies, DSPs, storage thresholds (never null).
+  const Target *target = &Target::builtin();
   /// A pipelined loop with II > 1 shares each DSP operator among II
   /// operations of the same kind (Vitis binds ops of different cycles of the
   /// schedule to one unit).
@@ -74,7 +65,7 @@ int64_t multiplierDsp(unsigned wa, unsigned wb, unsigned wr);
 /// Cost of one instance of `op` (arith, math, casts). Operand widths are
 /// looked through sign/zero extensions and constants, so
 /// `muli(extsi i8, extsi i8) : i32` is an 8x8 multiply: 1 DSP.
-OpCost operationCost(mlir::Operation *op);
+OpCost operationCost(mlir::Operation *op, const Target &target);
 
 /// BRAM18K blocks of one bank of `words` x `width` bits, the best of the
 /// shapes 16Kx1, 8Kx2, 4Kx4, 2Kx9, 1Kx18, 512x36 (UG573). No threshold.

@@ -29,6 +29,9 @@ struct Options {
   double unrollTolerance = 0.05;
   /// Requested IIs offered to trade cycles for DSPs: 2, 4, ... up to this.
   int64_t maxII = 256;
+  /// A JSON target description for the cost model (ming/Analysis/Target.h);
+  /// empty: the built-in one.
+  std::string targetFile;
 };
 
 /// The cost-model figures of one configuration of a process instance: what
@@ -91,6 +94,34 @@ struct Estimate {
   int64_t baselineCycles = 0, baselineDsp = 0, baselineBram18k = 0;
 };
 
+/// What the DSE asks of the solver: the limits and the objective.
+struct Request {
+  int64_t dsp = 0, bram18k = 0;
+  std::string objective; // "dataflow" or "sum"
+  double timeLimit = 0;  // seconds per solve; 0: until optimal
+};
+
+struct Solution {
+  /// Empty when `choice` is valid; else why no choice exists (shown as the
+  /// pass's error).
+  std::string error;
+  std::vector<size_t> choice;
+  std::string status; // "optimal" or "time limit"
+  /// The objective's value (cycles) and the seconds the solver took.
+  double objective = 0, seconds = 0;
+};
+
+/// What Session::explore did.
+struct Explored {
+  std::string error; // non-empty: nothing was applied
+  Solution solution; // the last solve
+  Estimate estimate; // of the applied design
+  int rounds = 0;    // solves (more than 1 when FIFOs pushed a choice over)
+};
+
+/// The ILP: one candidate index per node of the problem, within the limits.
+using Solver = std::function<Solution(const Problem &, const Request &)>;
+
 /// The candidates of one graph. The IR must not change while it lives,
 /// except through apply().
 class Session {
@@ -108,6 +139,12 @@ public:
   /// Candidate `index` of node `node` in words, for logs:
   /// `L<id>.unroll=N L<id>.ii=N arg<N>.lanes=N partition=1`.
   std::string describe(unsigned node, unsigned index) const;
+  /// Why `choice` cannot be applied ("" when it can): its length, an index
+  /// out of range, lanes that disagree on a channel.
+  std::string check(const std::vector<size_t> &choice) const;
+  /// The figures apply() would give, from a copy of the module (the IR is
+  /// unchanged): FIFOs sized for the choice, as the design will have them.
+  Estimate trial(const std::vector<size_t> &choice) const;
   /// Writes candidate choice[i] of every node i into the IR: loop
   /// directives, buffer partitioning, lanes of channels and ports, FIFO
   /// depths, and `ming.dse.*` figures on every process and the graph
@@ -115,6 +152,10 @@ public:
   /// of the result (its `error` set when the choice cannot be written).
   Estimate apply(const std::vector<size_t> &choice, const std::string &status,
                  const std::string &objective);
+  /// Asks `solver` for a choice under `request`, checks it with trial() and,
+  /// while the FIFOs it deepens push it over a limit, asks again with that
+  /// much less; then applies it. A design over the limits is never applied.
+  Explored explore(const Solver &solver, const Request &request);
 
   struct Impl;
 
@@ -123,32 +164,19 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
-/// The estimate of the module's graph with the IR's own directives (no DSE).
-Estimate estimate(void *moduleOp);
+/// The estimate of the module's graph with the IR's own directives (no DSE),
+/// under `options.targetFile`.
+Estimate estimate(void *moduleOp, const Options &options);
 
-//===----------------------------------------------------------------------===//
-// The solver the ming-dse pass calls
-//===----------------------------------------------------------------------===//
-
-/// What the pass asks of the solver: the limits and the objective.
-struct Request {
-  int64_t dsp = 0, bram18k = 0;
-  std::string objective; // "dataflow" or "sum"
-  double timeLimit = 0;  // seconds per solve; 0: until optimal
-};
-
-struct Solution {
-  /// Empty when `choice` is valid; else why no choice exists (shown as the
-  /// pass's error).
-  std::string error;
-  std::vector<size_t> choice;
-  std::string status; // "optimal" or "time limit"
-};
+/// The cost model's built-in target description as JSON (the format
+/// Options::targetFile is read in).
+std::string builtinTargetJson();
+/// Why the target description at `path` cannot be used ("" when it can).
+std::string checkTarget(const std::string &path);
 
 /// The solver of the process that runs the pass: ming-opt registers its
 /// HiGHS ILP (rust/dse) at start-up. Plugins loaded into mlir-opt have none
 /// and need the pass's `choice` option.
-using Solver = std::function<Solution(const Problem &, const Request &)>;
 void setSolver(Solver solver);
 const Solver &getSolver();
 
