@@ -829,132 +829,167 @@ FailureOr<Order> windowSideInputOrder(linalg::GenericOp op, const KernelInfo &in
   return order;
 }
 
-LogicalResult buildWindow(OpBuilder &b, Location loc, linalg::GenericOp op,
-                          const KernelInfo &info, ArrayRef<Operand> inputs,
-                          const Operand &init, Value out) {
+namespace {
+
+/// The body of a sliding-window process (buildWindow), one builder per step:
+/// the window's geometry, the side inputs, the line and window buffers, and
+/// per padded pixel the shift of the new column in, the test whether a
+/// window is complete, and the output elements computed from it.
+struct WindowBuilder {
+  OpBuilder &b;
+  Location loc;
+  linalg::GenericOp op;
+  const KernelInfo &info;
+  ArrayRef<Operand> inputs;
+  Value out;
   Emitter e{b, loc};
-  FailureOr<Window> wOr = windowOf(op, info);
-  FailureOr<Order> outOrderOr = windowOutputOrder(op, info);
-  if (failed(wOr) || failed(outOrderOr))
-    return failure();
-  Window w = *wOr;
-  SmallVector<int64_t> trips = info.tripCounts;
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  AffineMap inMap = maps[w.operand];
-  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  const Operand &x = inputs[w.operand];
-  auto xType = cast<RankedTensorType>(x.source.getType());
-  Type elem = xType.getElementType();
 
+  Window w;
+  SmallVector<int64_t> trips;
+  SmallVector<AffineMap> maps;
+  AffineMap inMap, outMap;
+  const Operand *x = nullptr;
+  RankedTensorType xType;
+  Type elem;
+  /// Per window axis (rows, columns): the input's size, its low padding,
+  /// the padded size, the effective kernel, stride, dilation, output size.
   int64_t size[2], low[2], padded[2], keff[2], stride[2], dil[2], outSize[2];
-  for (int a = 0; a < 2; ++a) {
-    unsigned d = w.axis[a];
-    size[a] = xType.getDimSize(d);
-    low[a] = x.padLow.empty() ? 0 : x.padLow[d];
-    int64_t high = x.padHigh.empty() ? 0 : x.padHigh[d];
-    padded[a] = size[a] + low[a] + high;
-    keff[a] = effective(w.access[a], trips);
-    stride[a] = w.access[a].stride;
-    dil[a] = w.access[a].dilation;
-    outSize[a] = trips[w.access[a].parallelDim];
-  }
   int64_t channels = 1;
-  for (unsigned d : w.channels)
-    channels *= xType.getDimSize(d);
-  TypedAttr padValue = x.padValue ? x.padValue : zeroOf(elem);
+  TypedAttr padValue;
 
-  // Side inputs: read in full up front, or pulled per output element.
-  SmallVector<Value> fullBuffers(inputs.size() + 1);
+  /// Every operand, the init last; side inputs read in full up front
+  /// (fullBuffers) or pulled per output element (perElement).
+  SmallVector<Operand> all;
+  SmallVector<Value> fullBuffers;
   SmallVector<unsigned> perElement;
-  SmallVector<Operand> all(inputs.begin(), inputs.end());
-  all.push_back(init);
-  SmallVector<unsigned> pixelLoops = {w.access[0].parallelDim, w.access[1].parallelDim};
-  if (w.batch)
-    pixelLoops.push_back(cast<AffineDimExpr>(inMap.getResult(*w.batch)).getPosition());
-  for (auto [k, operand] : llvm::enumerate(all)) {
-    if (k == w.operand || operand.role != Role::Stream)
-      continue;
-    if (failed(windowSideInputOrder(op, info, maps[k])))
-      return op.emitError("convert-linalg-to-dfg: streamed operand #")
-             << k << " of a sliding window must either not depend on the pixel or be "
-             << "indexed like the output";
-    bool perPixel = llvm::any_of(maps[k].getResults(), [&](AffineExpr ex) {
-      auto d = dyn_cast<AffineDimExpr>(ex);
-      return d && llvm::is_contained(pixelLoops, d.getPosition());
-    });
-    if (perPixel) {
-      perElement.push_back(k);
-      continue;
-    }
-    fullBuffers[k] = e.pullBuffer(
-        cast<RankedTensorType>(operand.source.getType()).getShape(), operand.port);
-  }
-
-  Value lines;
-  if (keff[0] > 1) {
-    lines = e.buffer({keff[0] - 1, padded[1], channels}, elem);
-    lines.getDefiningOp()->setAttr("ming.partition_complete_dims", b.getDenseI64ArrayAttr({1}));
-  }
-  Value window = e.buffer({keff[0], keff[1], channels}, elem);
-  window.getDefiningOp()->setAttr("ming.partition_complete_dims",
-                                  b.getDenseI64ArrayAttr({1, 2}));
-  // Start from the pad value: the shifts then never copy an indeterminate
-  // value (undefined behaviour in C++), at a cost of one pass over the
-  // buffers before the first pixel.
-  for (Value buffer : {lines, window}) {
-    if (!buffer)
-      continue;
-    e.nest(cast<MemRefType>(buffer.getType()).getShape(), [&](ArrayRef<Value> bivs) {
-      memref::StoreOp::create(b, loc, e.constant(padValue), buffer, bivs);
-    });
-  }
-
-  SmallVector<Value> ivs(trips.size());
+  Value lines, window;
+  SmallVector<Value> ivs;
   std::optional<unsigned> batchLoop;
-  if (w.batch)
-    batchLoop = cast<AffineDimExpr>(inMap.getResult(*w.batch)).getPosition();
+  /// Output dims that are neither batch nor pixel (the per-pixel loops), and
+  /// the reductions inside them.
+  SmallVector<unsigned> restLoops, reductions;
 
-  // Output dims that are neither batch nor pixel: the per-pixel loops.
-  SmallVector<unsigned> restLoops;
-  for (unsigned od : *outOrderOr) {
-    auto d = dyn_cast<AffineDimExpr>(outMap.getResult(od));
-    if (!d)
-      continue;
-    unsigned loop = d.getPosition();
-    if (loop == w.access[0].parallelDim || loop == w.access[1].parallelDim ||
-        (batchLoop && loop == *batchLoop))
-      continue;
-    restLoops.push_back(loop);
+  void geometry() {
+    trips = info.tripCounts;
+    maps = op.getIndexingMapsArray();
+    inMap = maps[w.operand];
+    outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    x = &inputs[w.operand];
+    xType = cast<RankedTensorType>(x->source.getType());
+    elem = xType.getElementType();
+    for (int a = 0; a < 2; ++a) {
+      unsigned d = w.axis[a];
+      size[a] = xType.getDimSize(d);
+      low[a] = x->padLow.empty() ? 0 : x->padLow[d];
+      int64_t high = x->padHigh.empty() ? 0 : x->padHigh[d];
+      padded[a] = size[a] + low[a] + high;
+      keff[a] = effective(w.access[a], trips);
+      stride[a] = w.access[a].stride;
+      dil[a] = w.access[a].dilation;
+      outSize[a] = trips[w.access[a].parallelDim];
+    }
+    for (unsigned d : w.channels)
+      channels *= xType.getDimSize(d);
+    padValue = x->padValue ? x->padValue : zeroOf(elem);
+    if (w.batch)
+      batchLoop = cast<AffineDimExpr>(inMap.getResult(*w.batch)).getPosition();
+    ivs.resize(trips.size());
   }
-  SmallVector<unsigned> reductions(info.reduction.begin(), info.reduction.end());
-  for (unsigned d = 0; d < trips.size(); ++d)
-    if (op.getIteratorTypesArray()[d] == utils::IteratorType::reduction &&
-        !llvm::is_contained(reductions, d))
-      reductions.push_back(d);
-  llvm::sort(reductions);
 
-  // Index of the windowed input's channel dims, flattened row-major.
-  auto channelIndex = [&]() {
+  /// Side inputs: read in full up front, or pulled per output element.
+  LogicalResult sideInputs(const Operand &init) {
+    all.assign(inputs.begin(), inputs.end());
+    all.push_back(init);
+    fullBuffers.resize(all.size());
+    SmallVector<unsigned> pixelLoops = {w.access[0].parallelDim, w.access[1].parallelDim};
+    if (batchLoop)
+      pixelLoops.push_back(*batchLoop);
+    for (auto [k, operand] : llvm::enumerate(all)) {
+      if (k == w.operand || operand.role != Role::Stream)
+        continue;
+      if (failed(windowSideInputOrder(op, info, maps[k])))
+        return op.emitError("convert-linalg-to-dfg: streamed operand #")
+               << k << " of a sliding window must either not depend on the pixel or be "
+               << "indexed like the output";
+      bool perPixel = llvm::any_of(maps[k].getResults(), [&](AffineExpr ex) {
+        auto d = dyn_cast<AffineDimExpr>(ex);
+        return d && llvm::is_contained(pixelLoops, d.getPosition());
+      });
+      if (perPixel) {
+        perElement.push_back(k);
+        continue;
+      }
+      fullBuffers[k] = e.pullBuffer(
+          cast<RankedTensorType>(operand.source.getType()).getShape(), operand.port);
+    }
+    return success();
+  }
+
+  /// keff[0] - 1 line buffers and the window, completely partitioned where
+  /// every tap reads them at once.
+  void buffers() {
+    if (keff[0] > 1) {
+      lines = e.buffer({keff[0] - 1, padded[1], channels}, elem);
+      lines.getDefiningOp()->setAttr("ming.partition_complete_dims", b.getDenseI64ArrayAttr({1}));
+    }
+    window = e.buffer({keff[0], keff[1], channels}, elem);
+    window.getDefiningOp()->setAttr("ming.partition_complete_dims",
+                                    b.getDenseI64ArrayAttr({1, 2}));
+    // Start from the pad value: the shifts then never copy an indeterminate
+    // value (undefined behaviour in C++), at a cost of one pass over the
+    // buffers before the first pixel.
+    for (Value buffer : {lines, window}) {
+      if (!buffer)
+        continue;
+      e.nest(cast<MemRefType>(buffer.getType()).getShape(), [&](ArrayRef<Value> bivs) {
+        memref::StoreOp::create(b, loc, e.constant(padValue), buffer, bivs);
+      });
+    }
+  }
+
+  void loopsAroundPixel(const Order &outOrder) {
+    for (unsigned od : outOrder) {
+      auto d = dyn_cast<AffineDimExpr>(outMap.getResult(od));
+      if (!d)
+        continue;
+      unsigned loop = d.getPosition();
+      if (loop == w.access[0].parallelDim || loop == w.access[1].parallelDim ||
+          (batchLoop && loop == *batchLoop))
+        continue;
+      restLoops.push_back(loop);
+    }
+    reductions.assign(info.reduction.begin(), info.reduction.end());
+    for (unsigned d = 0; d < trips.size(); ++d)
+      if (op.getIteratorTypesArray()[d] == utils::IteratorType::reduction &&
+          !llvm::is_contained(reductions, d))
+        reductions.push_back(d);
+    llvm::sort(reductions);
+  }
+
+  /// Index of the windowed input's channel dims, flattened row-major.
+  Value channelIndex() {
     Value flat = e.idx(0);
     for (unsigned d : w.channels) {
       flat = e.mul(flat, xType.getDimSize(d));
       flat = e.add(flat, e.affine(inMap.getResult(d), ivs));
     }
     return flat;
-  };
+  }
 
-  auto pixel = [&](Value r, Value c) {
+  /// Shifts the pixel at padded (r, c) into the window and the line
+  /// buffers, channel by channel in the stream's order: pulled when it is
+  /// inside the input, the pad value when not.
+  void shiftIn(Value r, Value c) {
     using P = arith::CmpIPredicate;
     Value inRow = e.both(e.cmp(P::sge, r, low[0]), e.cmp(P::slt, r, low[0] + size[0]));
     Value inCol = e.both(e.cmp(P::sge, c, low[1]), e.cmp(P::slt, c, low[1] + size[1]));
     Value inside = e.both(inRow, inCol);
-    // Shift the new column in, channel by channel, in the stream's order.
     scf::ForOp chLoop = e.loop(channels, [&](Value ch) {
       auto ifOp = scf::IfOp::create(b, loc, TypeRange{elem}, inside, true);
       {
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(ifOp.thenBlock());
-        scf::YieldOp::create(b, loc, e.pull(x.port));
+        scf::YieldOp::create(b, loc, e.pull(x->port));
         b.setInsertionPointToStart(ifOp.elseBlock());
         scf::YieldOp::create(b, loc, e.constant(padValue));
       }
@@ -978,8 +1013,12 @@ LogicalResult buildWindow(OpBuilder &b, Location loc, linalg::GenericOp op,
         memref::StoreOp::create(b, loc, v, lines, ValueRange{e.idx(keff[0] - 2), c, ch});
     });
     e.unrollFull(chLoop);
+  }
 
-    // A window is complete at the bottom-right tap of a strided position.
+  /// Emits the output elements of the window ending at padded (r, c) when
+  /// it is complete: at the bottom-right tap of a strided position.
+  void whenComplete(Value r, Value c) {
+    using P = arith::CmpIPredicate;
     Value rr = arith::SubIOp::create(b, loc, r, e.idx(keff[0] - 1));
     Value cc = arith::SubIOp::create(b, loc, c, e.idx(keff[1] - 1));
     Value ready = e.both(e.cmp(P::sge, r, keff[0] - 1), e.cmp(P::sge, c, keff[1] - 1));
@@ -995,65 +1034,91 @@ LogicalResult buildWindow(OpBuilder &b, Location loc, linalg::GenericOp op,
     b.setInsertionPoint(ifOut.thenBlock()->getTerminator());
     ivs[w.access[0].parallelDim] = oh;
     ivs[w.access[1].parallelDim] = ow;
+    outputs(0);
+  }
 
-    std::function<void(unsigned)> rest = [&](unsigned level) {
-      if (level < restLoops.size()) {
-        scf::ForOp l = e.loop(trips[restLoops[level]], [&](Value iv) {
-          ivs[restLoops[level]] = iv;
-          rest(level + 1);
-        });
-        (void)l;
-        return;
-      }
-      SmallVector<Value> pulled(all.size());
-      for (unsigned k : perElement)
-        pulled[k] = e.pull(all[k].port);
-      auto valueOf = [&](unsigned k) -> Value {
-        if (k == w.operand) {
-          Value rIdx = e.mul(ivs[w.access[0].reductionDim], dil[0]);
-          Value cIdx = e.mul(ivs[w.access[1].reductionDim], dil[1]);
-          return memref::LoadOp::create(b, loc, window, ValueRange{rIdx, cIdx, channelIndex()});
-        }
-        if (pulled[k])
-          return pulled[k];
-        return readOperand(e, all[k], maps[k], ivs, fullBuffers[k]);
-      };
-      Value start = valueOf(all.size() - 1);
-      if (!start)
-        start = e.constant(zeroOf(cast<dfg::OutputType>(out.getType()).getElementType()));
-      std::function<Value(unsigned, Value)> reduce = [&](unsigned level, Value acc) -> Value {
-        if (level == reductions.size()) {
-          SmallVector<Value> args;
-          for (unsigned k = 0; k < inputs.size(); ++k)
-            args.push_back(valueOf(k));
-          args.push_back(acc);
-          return clonePayload(e, op, args, ivs);
-        }
-        unsigned d = reductions[level];
-        scf::ForOp l = e.loopCarry(trips[d], acc, [&](Value iv, Value carried) {
-          ivs[d] = iv;
-          return reduce(level + 1, carried);
-        });
-        return l.getResult(0);
-      };
-      e.push(reduce(0, start), out);
-    };
-    rest(0);
-  };
+  /// The per-pixel loops from `level` on, then one output element.
+  void outputs(unsigned level) {
+    if (level < restLoops.size()) {
+      e.loop(trips[restLoops[level]], [&](Value iv) {
+        ivs[restLoops[level]] = iv;
+        outputs(level + 1);
+      });
+      return;
+    }
+    SmallVector<Value> pulled(all.size());
+    for (unsigned k : perElement)
+      pulled[k] = e.pull(all[k].port);
+    Value start = valueOf(all.size() - 1, pulled);
+    if (!start)
+      start = e.constant(zeroOf(cast<dfg::OutputType>(out.getType()).getElementType()));
+    e.push(reduce(0, start, pulled), out);
+  }
 
-  auto image = [&]() {
+  /// Operand k at the current ivs: a window tap, a pulled element, or a read.
+  Value valueOf(unsigned k, ArrayRef<Value> pulled) {
+    if (k == w.operand) {
+      Value rIdx = e.mul(ivs[w.access[0].reductionDim], dil[0]);
+      Value cIdx = e.mul(ivs[w.access[1].reductionDim], dil[1]);
+      return memref::LoadOp::create(b, loc, window, ValueRange{rIdx, cIdx, channelIndex()});
+    }
+    if (pulled[k])
+      return pulled[k];
+    return readOperand(e, all[k], maps[k], ivs, fullBuffers[k]);
+  }
+
+  /// The reduction loops from `level` on around the payload.
+  Value reduce(unsigned level, Value acc, ArrayRef<Value> pulled) {
+    if (level == reductions.size()) {
+      SmallVector<Value> args;
+      for (unsigned k = 0; k < inputs.size(); ++k)
+        args.push_back(valueOf(k, pulled));
+      args.push_back(acc);
+      return clonePayload(e, op, args, ivs);
+    }
+    unsigned d = reductions[level];
+    scf::ForOp l = e.loopCarry(trips[d], acc, [&](Value iv, Value carried) {
+      ivs[d] = iv;
+      return reduce(level + 1, carried, pulled);
+    });
+    return l.getResult(0);
+  }
+
+  /// Every padded pixel in raster order, the column loop pipelined.
+  void image() {
     e.loop(padded[0], [&](Value r) {
-      scf::ForOp cols = e.loop(padded[1], [&](Value c) { pixel(r, c); });
+      scf::ForOp cols = e.loop(padded[1], [&](Value c) {
+        shiftIn(r, c);
+        whenComplete(r, c);
+      });
       e.pipeline(cols);
     });
-  };
-  if (batchLoop)
-    e.loop(trips[*batchLoop], [&](Value n) {
-      ivs[*batchLoop] = n;
-      image();
+  }
+};
+
+} // namespace
+
+LogicalResult buildWindow(OpBuilder &b, Location loc, linalg::GenericOp op,
+                          const KernelInfo &info, ArrayRef<Operand> inputs,
+                          const Operand &init, Value out) {
+  FailureOr<Window> w = windowOf(op, info);
+  FailureOr<Order> outOrder = windowOutputOrder(op, info);
+  if (failed(w) || failed(outOrder))
+    return failure();
+  WindowBuilder wb{b, loc, op, info, inputs, out};
+  wb.w = *w;
+  wb.geometry();
+  if (failed(wb.sideInputs(init)))
+    return failure();
+  wb.buffers();
+  wb.loopsAroundPixel(*outOrder);
+  if (wb.batchLoop)
+    wb.e.loop(wb.trips[*wb.batchLoop], [&](Value n) {
+      wb.ivs[*wb.batchLoop] = n;
+      wb.image();
     });
   else
-    image();
+    wb.image();
   return success();
 }
 
