@@ -480,50 +480,67 @@ struct StreamPlan {
 };
 } // namespace
 
-LogicalResult buildLoopNest(OpBuilder &b, Location loc, linalg::GenericOp op,
-                            const KernelInfo &info, ArrayRef<Operand> inputs,
-                            const Operand &init, Value out, const Order &outOrder) {
+namespace {
+
+/// The body of a pure-parallel or regular-reduction process
+/// (buildLoopNest), one builder per step: where each streamed operand is
+/// pulled (plans), the flat loop of an elementwise body, the double-buffered
+/// rows of a matmul-like nest, and the general nest level by level.
+struct NestBuilder {
+  OpBuilder &b;
+  Location loc;
+  linalg::GenericOp op;
+  const KernelInfo &info;
+  ArrayRef<Operand> inputs;
+  Value out;
   Emitter e{b, loc};
-  FailureOr<SmallVector<unsigned>> loopsOr = loopOrder(op, outOrder);
-  if (failed(loopsOr))
-    return op.emitError("convert-linalg-to-dfg: the output must be indexed by every parallel "
-                        "loop dimension, one per axis");
-  SmallVector<unsigned> loops = *loopsOr;
-  unsigned numLoops = loops.size();
-  unsigned numParallel = 0;
-  for (utils::IteratorType t : op.getIteratorTypesArray())
-    numParallel += t == utils::IteratorType::parallel;
-  bool reduces = numParallel < numLoops;
 
-  // All operands, inputs then the init, with their maps.
-  SmallVector<Operand> all(inputs.begin(), inputs.end());
-  all.push_back(init);
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  /// The loops in nest order: parallel ones in the output's stream order,
+  /// then the reductions.
+  SmallVector<unsigned> loops;
+  unsigned numLoops = 0, numParallel = 0;
+  bool reduces = false;
+  /// All operands, inputs then the init, with their maps and stream plans.
+  SmallVector<Operand> all;
+  SmallVector<AffineMap> maps;
+  SmallVector<StreamPlan> plans;
+  SmallVector<int64_t> trips;
+  SmallVector<Value> ivs;
+  /// The operand whose rows are pulled ahead into two buffers, if any.
+  std::optional<unsigned> prefetch;
 
-  SmallVector<StreamPlan> plans(all.size());
-  for (auto [k, operand] : llvm::enumerate(all)) {
-    if (operand.role != Role::Stream)
-      continue;
-    FailureOr<SmallVector<unsigned>> dims = plainDims(maps[k]);
-    StreamPlan &plan = plans[k];
-    if (failed(dims)) {
-      // Computed indices (e.g. upsampling's floordiv) have no streaming
-      // order: the whole operand is read first, then indexed freely.
-      plan.full = true;
-      continue;
+  void plan(const Operand &init) {
+    numLoops = loops.size();
+    for (utils::IteratorType t : op.getIteratorTypesArray())
+      numParallel += t == utils::IteratorType::parallel;
+    reduces = numParallel < numLoops;
+    all.assign(inputs.begin(), inputs.end());
+    all.push_back(init);
+    maps = op.getIndexingMapsArray();
+    plans.resize(all.size());
+    for (auto [k, operand] : llvm::enumerate(all)) {
+      if (operand.role != Role::Stream)
+        continue;
+      FailureOr<SmallVector<unsigned>> dims = plainDims(maps[k]);
+      StreamPlan &plan = plans[k];
+      if (failed(dims)) {
+        // Computed indices (e.g. upsampling's floordiv) have no streaming
+        // order: the whole operand is read first, then indexed freely.
+        plan.full = true;
+        continue;
+      }
+      while (plan.level < numLoops && llvm::is_contained(*dims, loops[plan.level]))
+        ++plan.level;
+      for (unsigned pos = plan.level; pos < numLoops; ++pos)
+        if (llvm::is_contained(*dims, loops[pos]))
+          plan.bufferDims.push_back(loops[pos]);
     }
-    while (plan.level < numLoops && llvm::is_contained(*dims, loops[plan.level]))
-      ++plan.level;
-    for (unsigned pos = plan.level; pos < numLoops; ++pos)
-      if (llvm::is_contained(*dims, loops[pos]))
-        plan.bufferDims.push_back(loops[pos]);
+    trips = info.tripCounts;
+    ivs.resize(numLoops);
   }
 
-  SmallVector<int64_t> trips = info.tripCounts;
-  SmallVector<Value> ivs(numLoops);
-
-  // Pulls everything planned at `level`.
-  auto pullAt = [&](unsigned level) {
+  /// Pulls everything planned at `level`.
+  void pullAt(unsigned level) {
     for (auto [k, operand] : llvm::enumerate(all)) {
       StreamPlan &plan = plans[k];
       if (operand.role != Role::Stream || plan.level != level)
@@ -542,8 +559,10 @@ LogicalResult buildLoopNest(OpBuilder &b, Location loc, linalg::GenericOp op,
         shape.push_back(trips[d]);
       plan.buffer = e.pullBuffer(shape, operand.port);
     }
-  };
-  auto valueOf = [&](unsigned k) -> Value {
+  }
+
+  /// Operand k at the current ivs.
+  Value valueOf(unsigned k) {
     const Operand &operand = all[k];
     StreamPlan &plan = plans[k];
     if (operand.role == Role::Stream) {
@@ -559,42 +578,46 @@ LogicalResult buildLoopNest(OpBuilder &b, Location loc, linalg::GenericOp op,
       return memref::LoadOp::create(b, loc, plan.buffer, idx);
     }
     return readOperand(e, operand, maps[k], ivs, Value());
-  };
-  auto payload = [&](Value acc) {
+  }
+
+  Value payload(Value acc) {
     SmallVector<Value> args;
     for (unsigned k = 0; k < inputs.size(); ++k)
       args.push_back(valueOf(k));
     args.push_back(acc);
     return clonePayload(e, op, args, ivs);
-  };
+  }
 
-  // Elementwise with every stream read once per element: one flat loop, so
-  // the DSE can widen it by any divisor of the element count.
-  bool elementwise = !reduces && llvm::all_of(llvm::enumerate(all), [&](auto it) {
-    return it.value().role != Role::Stream ||
-           (plans[it.index()].level == numLoops && !plans[it.index()].full);
-  });
-  if (elementwise && numLoops > 0) {
+  /// Elementwise with every stream read once per element: one flat loop, so
+  /// the DSE can widen it by any divisor of the element count.
+  bool elementwise() {
+    bool flat = !reduces && llvm::all_of(llvm::enumerate(all), [&](auto it) {
+      return it.value().role != Role::Stream ||
+             (plans[it.index()].level == numLoops && !plans[it.index()].full);
+    });
+    if (!flat || numLoops == 0)
+      return false;
     SmallVector<int64_t> sizes;
     for (unsigned d : loops)
       sizes.push_back(trips[d]);
-    flatNest(e, sizes, [&](ArrayRef<Value> flat) {
+    flatNest(e, sizes, [&](ArrayRef<Value> flatIvs) {
       for (auto [pos, d] : llvm::enumerate(loops))
-        ivs[d] = flat[pos];
+        ivs[d] = flatIvs[pos];
       pullAt(numLoops);
       e.push(payload(valueOf(all.size() - 1)), out);
     });
-    return success();
+    return true;
   }
 
-  // Matmul-like nests: one operand (a row of X) is buffered per iteration of
-  // the loop around the pipelined one and reused across it. Pulling the next
-  // row while this one is computed (two buffers) keeps the pipeline from
-  // draining every row, and leaves a perfect nest that flattens into one
-  // pipeline: N slots per row, each pulling ceil(K / N) elements of the next
-  // row, instead of K + N slots and a drain.
-  std::optional<unsigned> prefetch;
-  if (reduces && numParallel >= 2) {
+  /// Matmul-like nests: one operand (a row of X) is buffered per iteration
+  /// of the loop around the pipelined one and reused across it. Pulling the
+  /// next row while this one is computed (two buffers) keeps the pipeline
+  /// from draining every row, and leaves a perfect nest that flattens into
+  /// one pipeline: N slots per row, each pulling ceil(K / N) elements of the
+  /// next row, instead of K + N slots and a drain.
+  void findPrefetch() {
+    if (!reduces || numParallel < 2)
+      return;
     bool ok = true;
     for (auto [k, operand] : llvm::enumerate(all)) {
       const StreamPlan &plan = plans[k];
@@ -607,8 +630,9 @@ LogicalResult buildLoopNest(OpBuilder &b, Location loc, linalg::GenericOp op,
     if (!ok)
       prefetch.reset();
   }
-  std::function<Value(unsigned, Value)> level;
-  auto prefetched = [&](unsigned lvl) {
+
+  /// The last two parallel loops (from `lvl`) with the prefetched rows.
+  void prefetched(unsigned lvl) {
     StreamPlan &plan = plans[*prefetch];
     Value port = all[*prefetch].port;
     SmallVector<int64_t> row, shape = {2};
@@ -654,8 +678,11 @@ LogicalResult buildLoopNest(OpBuilder &b, Location loc, linalg::GenericOp op,
       });
       e.pipeline(inner);
     });
-  };
-  level = [&](unsigned lvl, Value acc) -> Value {
+  }
+
+  /// The nest from loop position `lvl` on; inside the reductions it returns
+  /// the accumulated value.
+  Value level(unsigned lvl, Value acc) {
     if (prefetch && lvl + 2 == numParallel) {
       pullAt(lvl); // what the nest reads once (there is no level between)
       prefetched(lvl);
@@ -694,8 +721,25 @@ LogicalResult buildLoopNest(OpBuilder &b, Location loc, linalg::GenericOp op,
       return level(lvl + 1, carried);
     });
     return loop.getResult(0);
-  };
-  level(0, Value());
+  }
+};
+
+} // namespace
+
+LogicalResult buildLoopNest(OpBuilder &b, Location loc, linalg::GenericOp op,
+                            const KernelInfo &info, ArrayRef<Operand> inputs,
+                            const Operand &init, Value out, const Order &outOrder) {
+  FailureOr<SmallVector<unsigned>> loops = loopOrder(op, outOrder);
+  if (failed(loops))
+    return op.emitError("convert-linalg-to-dfg: the output must be indexed by every parallel "
+                        "loop dimension, one per axis");
+  NestBuilder nb{b, loc, op, info, inputs, out};
+  nb.loops = *loops;
+  nb.plan(init);
+  if (nb.elementwise())
+    return success();
+  nb.findPrefetch();
+  nb.level(0, Value());
   return success();
 }
 
