@@ -1,0 +1,465 @@
+// Sliding-window process bodies (MING Sec. IV-B): line buffers and a
+// window register fed one padded pixel at a time, the outputs computed from
+// the window at each strided position. The stream orders around a window and
+// its lookahead for the FIFO sizing live here too.
+#include "Bodies.h"
+#include "Emit.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <algorithm>
+
+using namespace mlir;
+
+namespace ming::lowering {
+
+//===----------------------------------------------------------------------===//
+// Sliding window: line buffer + window register
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The geometry of a 2-D sliding window over input operand `operand`.
+struct Window {
+  unsigned operand = 0;
+  std::optional<unsigned> batch;     // input tensor dim of the batch, if any
+  unsigned axis[2] = {0, 0};         // input tensor dims that slide
+  SmallVector<unsigned> channels;    // remaining input tensor dims, in order
+  WindowAccess access[2];
+};
+
+FailureOr<Window> windowOf(linalg::GenericOp op, const KernelInfo &info) {
+  Window w;
+  if (info.windows.size() != 2 || info.windows[0].operand != info.windows[1].operand ||
+      info.windows[0].result == info.windows[1].result)
+    return op.emitError("convert-linalg-to-dfg: a sliding window must slide one input over "
+                        "exactly two axes (2-D convolution or pooling); this one has ")
+           << info.windows.size() << " sliding axes";
+  w.operand = info.windows[0].operand;
+  w.access[0] = info.windows[0];
+  w.access[1] = info.windows[1];
+  if (w.access[0].result > w.access[1].result)
+    std::swap(w.access[0], w.access[1]);
+  w.axis[0] = w.access[0].result;
+  w.axis[1] = w.access[1].result;
+  AffineMap map = op.getIndexingMapsArray()[w.operand];
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  for (unsigned d = 0; d < map.getNumResults(); ++d) {
+    if (d == w.axis[0] || d == w.axis[1])
+      continue;
+    AffineExpr e = map.getResult(d);
+    if (!isa<AffineDimExpr, AffineConstantExpr>(e))
+      return op.emitError("convert-linalg-to-dfg: the windowed input is read at ")
+             << AffineMapAttr::get(map) << "; only its two sliding axes may be compound expressions";
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (d == 0 && dim && iters[dim.getPosition()] == utils::IteratorType::parallel)
+      w.batch = d;
+    else
+      w.channels.push_back(d);
+  }
+  return w;
+}
+
+int64_t effective(const WindowAccess &a, ArrayRef<int64_t> trips) {
+  return a.dilation * (trips[a.reductionDim] - 1) + 1;
+}
+} // namespace
+
+FailureOr<Order> windowInputOrder(linalg::GenericOp op, const KernelInfo &info) {
+  FailureOr<Window> w = windowOf(op, info);
+  if (failed(w))
+    return failure();
+  Order order;
+  if (w->batch)
+    order.push_back(*w->batch);
+  order.push_back(w->axis[0]);
+  order.push_back(w->axis[1]);
+  order.append(w->channels.begin(), w->channels.end());
+  return order;
+}
+
+FailureOr<Order> windowOutputOrder(linalg::GenericOp op, const KernelInfo &info) {
+  FailureOr<Window> w = windowOf(op, info);
+  if (failed(w))
+    return failure();
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  AffineMap inMap = op.getIndexingMapsArray()[w->operand];
+  std::optional<unsigned> batchLoop;
+  if (w->batch)
+    batchLoop = cast<AffineDimExpr>(inMap.getResult(*w->batch)).getPosition();
+  auto outDimOf = [&](unsigned loop) -> std::optional<unsigned> {
+    for (auto [pos, e] : llvm::enumerate(outMap.getResults()))
+      if (auto d = dyn_cast<AffineDimExpr>(e); d && d.getPosition() == loop)
+        return pos;
+    return std::nullopt;
+  };
+  Order order;
+  if (batchLoop)
+    if (auto d = outDimOf(*batchLoop))
+      order.push_back(*d);
+  for (const WindowAccess &a : w->access) {
+    auto d = outDimOf(a.parallelDim);
+    if (!d)
+      return op.emitError("convert-linalg-to-dfg: the output is not indexed by the window's "
+                          "parallel dimension d")
+             << a.parallelDim;
+    order.push_back(*d);
+  }
+  for (unsigned d = 0; d < outMap.getNumResults(); ++d) {
+    if (!isa<AffineDimExpr, AffineConstantExpr>(outMap.getResult(d)))
+      return op.emitError("convert-linalg-to-dfg: the output must be indexed by plain loop "
+                          "dimensions");
+    if (!llvm::is_contained(order, d))
+      order.push_back(d);
+  }
+  return order;
+}
+
+FailureOr<Order> windowSideInputOrder(linalg::GenericOp op, const KernelInfo &info,
+                                      AffineMap map) {
+  FailureOr<Window> w = windowOf(op, info);
+  FailureOr<Order> outOrder = windowOutputOrder(op, info);
+  FailureOr<SmallVector<unsigned>> dims = plainDims(map);
+  if (failed(w) || failed(outOrder) || failed(dims))
+    return failure();
+  AffineMap inMap = op.getIndexingMapsArray()[w->operand];
+  SmallVector<unsigned> pixelLoops = {w->access[0].parallelDim, w->access[1].parallelDim};
+  if (w->batch)
+    pixelLoops.push_back(cast<AffineDimExpr>(inMap.getResult(*w->batch)).getPosition());
+  // Read in full before the first pixel: needs no pixel dimension.
+  if (llvm::none_of(*dims, [&](unsigned d) { return llvm::is_contained(pixelLoops, d); }))
+    return identityOrder(map.getNumResults());
+  // Pulled once per output element: indexed exactly like the output.
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (map.getNumResults() != outMap.getNumResults())
+    return failure();
+  Order order;
+  for (unsigned od : *outOrder) {
+    auto want = outMap.getResult(od);
+    auto it = llvm::find(map.getResults(), want);
+    if (it == map.getResults().end())
+      return failure();
+    order.push_back(it - map.getResults().begin());
+  }
+  return order;
+}
+
+namespace {
+
+/// The body of a sliding-window process (buildWindow), one builder per step:
+/// the window's geometry, the side inputs, the line and window buffers, and
+/// per padded pixel the shift of the new column in, the test whether a
+/// window is complete, and the output elements computed from it.
+struct WindowBuilder {
+  OpBuilder &b;
+  Location loc;
+  linalg::GenericOp op;
+  const KernelInfo &info;
+  ArrayRef<Operand> inputs;
+  Value out;
+  Emitter e{b, loc};
+
+  Window w;
+  SmallVector<int64_t> trips;
+  SmallVector<AffineMap> maps;
+  AffineMap inMap, outMap;
+  const Operand *x = nullptr;
+  RankedTensorType xType;
+  Type elem;
+  /// Per window axis (rows, columns): the input's size, its low padding,
+  /// the padded size, the effective kernel, stride, dilation, output size.
+  int64_t size[2], low[2], padded[2], keff[2], stride[2], dil[2], outSize[2];
+  int64_t channels = 1;
+  TypedAttr padValue;
+
+  /// Every operand, the init last; side inputs read in full up front
+  /// (fullBuffers) or pulled per output element (perElement).
+  SmallVector<Operand> all;
+  SmallVector<Value> fullBuffers;
+  SmallVector<unsigned> perElement;
+  Value lines, window;
+  SmallVector<Value> ivs;
+  std::optional<unsigned> batchLoop;
+  /// Output dims that are neither batch nor pixel (the per-pixel loops), and
+  /// the reductions inside them.
+  SmallVector<unsigned> restLoops, reductions;
+
+  void geometry() {
+    trips = info.tripCounts;
+    maps = op.getIndexingMapsArray();
+    inMap = maps[w.operand];
+    outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    x = &inputs[w.operand];
+    xType = cast<RankedTensorType>(x->source.getType());
+    elem = xType.getElementType();
+    for (int a = 0; a < 2; ++a) {
+      unsigned d = w.axis[a];
+      size[a] = xType.getDimSize(d);
+      low[a] = x->padLow.empty() ? 0 : x->padLow[d];
+      int64_t high = x->padHigh.empty() ? 0 : x->padHigh[d];
+      padded[a] = size[a] + low[a] + high;
+      keff[a] = effective(w.access[a], trips);
+      stride[a] = w.access[a].stride;
+      dil[a] = w.access[a].dilation;
+      outSize[a] = trips[w.access[a].parallelDim];
+    }
+    for (unsigned d : w.channels)
+      channels *= xType.getDimSize(d);
+    padValue = x->padValue ? x->padValue : zeroOf(elem);
+    if (w.batch)
+      batchLoop = cast<AffineDimExpr>(inMap.getResult(*w.batch)).getPosition();
+    ivs.resize(trips.size());
+  }
+
+  /// Side inputs: read in full up front, or pulled per output element.
+  LogicalResult sideInputs(const Operand &init) {
+    all.assign(inputs.begin(), inputs.end());
+    all.push_back(init);
+    fullBuffers.resize(all.size());
+    SmallVector<unsigned> pixelLoops = {w.access[0].parallelDim, w.access[1].parallelDim};
+    if (batchLoop)
+      pixelLoops.push_back(*batchLoop);
+    for (auto [k, operand] : llvm::enumerate(all)) {
+      if (k == w.operand || operand.role != Role::Stream)
+        continue;
+      if (failed(windowSideInputOrder(op, info, maps[k])))
+        return op.emitError("convert-linalg-to-dfg: streamed operand #")
+               << k << " of a sliding window must either not depend on the pixel or be "
+               << "indexed like the output";
+      bool perPixel = llvm::any_of(maps[k].getResults(), [&](AffineExpr ex) {
+        auto d = dyn_cast<AffineDimExpr>(ex);
+        return d && llvm::is_contained(pixelLoops, d.getPosition());
+      });
+      if (perPixel) {
+        perElement.push_back(k);
+        continue;
+      }
+      fullBuffers[k] = e.pullBuffer(
+          cast<RankedTensorType>(operand.source.getType()).getShape(), operand.port);
+    }
+    return success();
+  }
+
+  /// keff[0] - 1 line buffers and the window, completely partitioned where
+  /// every tap reads them at once.
+  void buffers() {
+    if (keff[0] > 1) {
+      lines = e.buffer({keff[0] - 1, padded[1], channels}, elem);
+      lines.getDefiningOp()->setAttr("ming.partition_complete_dims", b.getDenseI64ArrayAttr({1}));
+    }
+    window = e.buffer({keff[0], keff[1], channels}, elem);
+    window.getDefiningOp()->setAttr("ming.partition_complete_dims",
+                                    b.getDenseI64ArrayAttr({1, 2}));
+    // Start from the pad value: the shifts then never copy an indeterminate
+    // value (undefined behaviour in C++), at a cost of one pass over the
+    // buffers before the first pixel.
+    for (Value buffer : {lines, window}) {
+      if (!buffer)
+        continue;
+      e.nest(cast<MemRefType>(buffer.getType()).getShape(), [&](ArrayRef<Value> bivs) {
+        memref::StoreOp::create(b, loc, e.constant(padValue), buffer, bivs);
+      });
+    }
+  }
+
+  void loopsAroundPixel(const Order &outOrder) {
+    for (unsigned od : outOrder) {
+      auto d = dyn_cast<AffineDimExpr>(outMap.getResult(od));
+      if (!d)
+        continue;
+      unsigned loop = d.getPosition();
+      if (loop == w.access[0].parallelDim || loop == w.access[1].parallelDim ||
+          (batchLoop && loop == *batchLoop))
+        continue;
+      restLoops.push_back(loop);
+    }
+    reductions.assign(info.reduction.begin(), info.reduction.end());
+    for (unsigned d = 0; d < trips.size(); ++d)
+      if (op.getIteratorTypesArray()[d] == utils::IteratorType::reduction &&
+          !llvm::is_contained(reductions, d))
+        reductions.push_back(d);
+    llvm::sort(reductions);
+  }
+
+  /// Index of the windowed input's channel dims, flattened row-major.
+  Value channelIndex() {
+    Value flat = e.idx(0);
+    for (unsigned d : w.channels) {
+      flat = e.mul(flat, xType.getDimSize(d));
+      flat = e.add(flat, e.affine(inMap.getResult(d), ivs));
+    }
+    return flat;
+  }
+
+  /// Shifts the pixel at padded (r, c) into the window and the line
+  /// buffers, channel by channel in the stream's order: pulled when it is
+  /// inside the input, the pad value when not.
+  void shiftIn(Value r, Value c) {
+    using P = arith::CmpIPredicate;
+    Value inRow = e.both(e.cmp(P::sge, r, low[0]), e.cmp(P::slt, r, low[0] + size[0]));
+    Value inCol = e.both(e.cmp(P::sge, c, low[1]), e.cmp(P::slt, c, low[1] + size[1]));
+    Value inside = e.both(inRow, inCol);
+    scf::ForOp chLoop = e.loop(channels, [&](Value ch) {
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{elem}, inside, true);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        scf::YieldOp::create(b, loc, e.pull(x->port));
+        b.setInsertionPointToStart(ifOp.elseBlock());
+        scf::YieldOp::create(b, loc, e.constant(padValue));
+      }
+      Value v = ifOp.getResult(0);
+      for (int64_t kh = 0; kh < keff[0]; ++kh)
+        for (int64_t kw = 0; kw + 1 < keff[1]; ++kw) {
+          Value t = memref::LoadOp::create(b, loc, window, ValueRange{e.idx(kh), e.idx(kw + 1), ch});
+          memref::StoreOp::create(b, loc, t, window, ValueRange{e.idx(kh), e.idx(kw), ch});
+        }
+      for (int64_t kh = 0; kh + 1 < keff[0]; ++kh) {
+        Value t = memref::LoadOp::create(b, loc, lines, ValueRange{e.idx(kh), c, ch});
+        memref::StoreOp::create(b, loc, t, window, ValueRange{e.idx(kh), e.idx(keff[1] - 1), ch});
+      }
+      memref::StoreOp::create(b, loc, v, window,
+                              ValueRange{e.idx(keff[0] - 1), e.idx(keff[1] - 1), ch});
+      for (int64_t kh = 0; kh + 2 < keff[0]; ++kh) {
+        Value t = memref::LoadOp::create(b, loc, lines, ValueRange{e.idx(kh + 1), c, ch});
+        memref::StoreOp::create(b, loc, t, lines, ValueRange{e.idx(kh), c, ch});
+      }
+      if (keff[0] > 1)
+        memref::StoreOp::create(b, loc, v, lines, ValueRange{e.idx(keff[0] - 2), c, ch});
+    });
+    e.unrollFull(chLoop);
+  }
+
+  /// Emits the output elements of the window ending at padded (r, c) when
+  /// it is complete: at the bottom-right tap of a strided position.
+  void whenComplete(Value r, Value c) {
+    using P = arith::CmpIPredicate;
+    Value rr = arith::SubIOp::create(b, loc, r, e.idx(keff[0] - 1));
+    Value cc = arith::SubIOp::create(b, loc, c, e.idx(keff[1] - 1));
+    Value ready = e.both(e.cmp(P::sge, r, keff[0] - 1), e.cmp(P::sge, c, keff[1] - 1));
+    auto ifReady = scf::IfOp::create(b, loc, TypeRange{}, ready, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(ifReady.thenBlock()->getTerminator());
+    Value oh = arith::DivUIOp::create(b, loc, rr, e.idx(stride[0]));
+    Value ow = arith::DivUIOp::create(b, loc, cc, e.idx(stride[1]));
+    Value onGrid = e.both(e.cmp(P::eq, arith::RemUIOp::create(b, loc, rr, e.idx(stride[0])), 0),
+                          e.cmp(P::eq, arith::RemUIOp::create(b, loc, cc, e.idx(stride[1])), 0));
+    Value inOut = e.both(e.cmp(P::slt, oh, outSize[0]), e.cmp(P::slt, ow, outSize[1]));
+    auto ifOut = scf::IfOp::create(b, loc, TypeRange{}, e.both(onGrid, inOut), false);
+    b.setInsertionPoint(ifOut.thenBlock()->getTerminator());
+    ivs[w.access[0].parallelDim] = oh;
+    ivs[w.access[1].parallelDim] = ow;
+    outputs(0);
+  }
+
+  /// The per-pixel loops from `level` on, then one output element.
+  void outputs(unsigned level) {
+    if (level < restLoops.size()) {
+      e.loop(trips[restLoops[level]], [&](Value iv) {
+        ivs[restLoops[level]] = iv;
+        outputs(level + 1);
+      });
+      return;
+    }
+    SmallVector<Value> pulled(all.size());
+    for (unsigned k : perElement)
+      pulled[k] = e.pull(all[k].port);
+    Value start = valueOf(all.size() - 1, pulled);
+    if (!start)
+      start = e.constant(zeroOf(cast<dfg::OutputType>(out.getType()).getElementType()));
+    e.push(reduce(0, start, pulled), out);
+  }
+
+  /// Operand k at the current ivs: a window tap, a pulled element, or a read.
+  Value valueOf(unsigned k, ArrayRef<Value> pulled) {
+    if (k == w.operand) {
+      Value rIdx = e.mul(ivs[w.access[0].reductionDim], dil[0]);
+      Value cIdx = e.mul(ivs[w.access[1].reductionDim], dil[1]);
+      return memref::LoadOp::create(b, loc, window, ValueRange{rIdx, cIdx, channelIndex()});
+    }
+    if (pulled[k])
+      return pulled[k];
+    return readOperand(e, all[k], maps[k], ivs, fullBuffers[k]);
+  }
+
+  /// The reduction loops from `level` on around the payload.
+  Value reduce(unsigned level, Value acc, ArrayRef<Value> pulled) {
+    if (level == reductions.size()) {
+      SmallVector<Value> args;
+      for (unsigned k = 0; k < inputs.size(); ++k)
+        args.push_back(valueOf(k, pulled));
+      args.push_back(acc);
+      return clonePayload(e, op, args, ivs);
+    }
+    unsigned d = reductions[level];
+    scf::ForOp l = e.loopCarry(trips[d], acc, [&](Value iv, Value carried) {
+      ivs[d] = iv;
+      return reduce(level + 1, carried, pulled);
+    });
+    return l.getResult(0);
+  }
+
+  /// Every padded pixel in raster order, the column loop pipelined.
+  void image() {
+    e.loop(padded[0], [&](Value r) {
+      scf::ForOp cols = e.loop(padded[1], [&](Value c) {
+        shiftIn(r, c);
+        whenComplete(r, c);
+      });
+      e.pipeline(cols);
+    });
+  }
+};
+
+} // namespace
+
+LogicalResult buildWindow(OpBuilder &b, Location loc, linalg::GenericOp op,
+                          const KernelInfo &info, ArrayRef<Operand> inputs,
+                          const Operand &init, Value out) {
+  FailureOr<Window> w = windowOf(op, info);
+  FailureOr<Order> outOrder = windowOutputOrder(op, info);
+  if (failed(w) || failed(outOrder))
+    return failure();
+  WindowBuilder wb{b, loc, op, info, inputs, out};
+  wb.w = *w;
+  wb.geometry();
+  if (failed(wb.sideInputs(init)))
+    return failure();
+  wb.buffers();
+  wb.loopsAroundPixel(*outOrder);
+  if (wb.batchLoop)
+    wb.e.loop(wb.trips[*wb.batchLoop], [&](Value n) {
+      wb.ivs[*wb.batchLoop] = n;
+      wb.image();
+    });
+  else
+    wb.image();
+  return success();
+}
+
+int64_t windowLookahead(linalg::GenericOp op, const KernelInfo &info, ArrayRef<Operand> inputs) {
+  FailureOr<Window> w = windowOf(op, info);
+  if (failed(w))
+    return 0;
+  const Operand &x = inputs[w->operand];
+  auto type = cast<RankedTensorType>(x.source.getType());
+  int64_t channels = 1;
+  for (unsigned d : w->channels)
+    channels *= type.getDimSize(d);
+  auto pad = [&](ArrayRef<int64_t> p, unsigned axis) { return p.empty() ? 0 : p[axis]; };
+  int64_t height = type.getDimSize(w->axis[0]), width = type.getDimSize(w->axis[1]);
+  int64_t top = pad(x.padLow, w->axis[0]), left = pad(x.padLow, w->axis[1]);
+  int64_t kr = effective(w->access[0], info.tripCounts);
+  int64_t kc = effective(w->access[1], info.tripCounts);
+  // The first output sits at padded position (kr-1, kc-1): every real pixel
+  // up to it in raster order is pulled first.
+  int64_t rows = std::clamp<int64_t>(kr - 1 - top, 0, height);
+  bool lastRowReal = kr - 1 >= top && kr - 1 < top + height;
+  int64_t cols = lastRowReal ? std::clamp<int64_t>(kc - left, 0, width) : 0;
+  // Later the process runs further ahead: at each row start (kc-1 pixels
+  // before the row's first output) and over the rows a vertical stride skips.
+  int64_t ahead = (kc - 1) + (w->access[1].stride - 1) + (w->access[0].stride - 1) * width;
+  return (rows * width + cols + ahead) * channels;
+}
+
+} // namespace ming::lowering
