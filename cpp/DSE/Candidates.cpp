@@ -43,18 +43,25 @@ SmallVector<int64_t> divisors(int64_t n, int64_t most) {
   return out;
 }
 
-/// Every pipelined loop of the IR unrolled by each divisor of its trip count,
-/// every port with each lane count dividing its accesses per iteration,
-/// buffers auto-partitioned; at most `limit` configurations evaluated, in
-/// enumeration order (unroll choices outer, lane choices inner).
-std::vector<Point> enumerateConfigurations(Estimator &estimator, unsigned limit) {
-  dfg::ProcessOp process = estimator.getProcess();
+/// The starting point of every offered configuration: buffers
+/// auto-partitioned, one lane on every stream port, loops as in the IR.
+ProcessConfig oneLaneBase(dfg::ProcessOp process) {
   ProcessConfig base;
   base.autoPartition = true;
   for (unsigned a = 0; a < process.getNumArguments(); ++a)
     if (isa<dfg::InputType, dfg::OutputType>(process.getArgument(a).getType()))
       base.lanes[a] = 1;
-  ProcessCost ref = estimator.estimate(base);
+  return base;
+}
+
+/// Every pipelined loop of the IR unrolled by each divisor of its trip count,
+/// every port with each lane count dividing its accesses per iteration,
+/// buffers auto-partitioned; at most `limit` configurations evaluated, in
+/// enumeration order (unroll choices outer, lane choices inner). `base` is
+/// oneLaneBase(process) and `ref` its estimate.
+std::vector<Point> enumerateConfigurations(Estimator &estimator, const ProcessConfig &base,
+                                           const ProcessCost &ref, unsigned limit) {
+  dfg::ProcessOp process = estimator.getProcess();
   // The outermost pipelined loops and their unroll choices.
   SmallVector<std::pair<unsigned, SmallVector<int64_t>>> choices;
   for (const LoopCost &lc : ref.loops)
@@ -168,15 +175,11 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
   crash::Scope scope(process, "estimating the candidates of");
   std::set<unsigned> fixed = fixedLanePorts(process);
   Estimator estimator(process, cost);
-  std::vector<Point> all = enumerateConfigurations(estimator, options.candidateLimit);
+  ProcessConfig base = oneLaneBase(process);
+  const ProcessCost ref = estimator.estimate(base);
+  std::vector<Point> all = enumerateConfigurations(estimator, base, ref, options.candidateLimit);
   // DSPs for cycles: every outer pipeline with DSPs at a requested II of 2, 4, 8, ...
   // (Vitis shares operators across the II), one lane, nothing unrolled.
-  ProcessConfig base;
-  base.autoPartition = true;
-  for (unsigned a = 0; a < process.getNumArguments(); ++a)
-    if (isa<dfg::InputType, dfg::OutputType>(process.getArgument(a).getType()))
-      base.lanes[a] = 1;
-  ProcessCost ref = estimator.estimate(base);
   SmallVector<unsigned> withDsp;
   for (const LoopCost &lc : ref.loops)
     if (lc.pipelined && !lc.insidePipeline) {
