@@ -7,13 +7,19 @@ use melior::ir::{attribute::StringAttribute, operation::OperationLike, Operation
 /// What is wrong with an op a view cannot read.
 pub type ViewError = String;
 
-fn required(op: &OperationRef, name: &str) -> Result<i64, ViewError> {
+/// An integer attribute that may be absent but must be an integer if present.
+pub fn optional_int(op: &OperationRef, name: &str) -> Result<Option<i64>, ViewError> {
     match op.attribute(name) {
-        Err(_) => Err(format!("'{}' has no '{name}' attribute", op_name(op))),
+        Err(_) => Ok(None),
         Ok(a) => melior::ir::attribute::IntegerAttribute::try_from(a)
-            .map(|i| i.value())
+            .map(|i| Some(i.value()))
             .map_err(|_| format!("attribute '{name}' of '{}' is not an integer", op_name(op))),
     }
+}
+
+/// An integer attribute the op must have.
+pub fn required_int(op: &OperationRef, name: &str) -> Result<i64, ViewError> {
+    optional_int(op, name)?.ok_or_else(|| format!("'{}' has no '{name}' attribute", op_name(op)))
 }
 
 fn optional_string(op: &OperationRef, name: &str, what: &str) -> Result<Option<String>, ViewError> {
@@ -35,9 +41,9 @@ pub struct ForOp {
 impl ForOp {
     pub fn read(op: &OperationRef) -> Result<ForOp, ViewError> {
         Ok(ForOp {
-            lower: required(op, "lowerBound")?,
-            upper: required(op, "upperBound")?,
-            step: required(op, "step")?,
+            lower: required_int(op, "lowerBound")?,
+            upper: required_int(op, "upperBound")?,
+            step: required_int(op, "step")?,
             label: optional_string(op, "label", "the loop label")?,
         })
     }

@@ -286,17 +286,11 @@ impl Emitter {
     }
 
     fn int_attr(&self, op: &OperationRef, name: &str) -> Result<Option<i64>> {
-        match op.attribute(name) {
-            Err(_) => Ok(None),
-            Ok(a) => IntegerAttribute::try_from(a)
-                .map(|i| Some(i.value()))
-                .map_err(|_| err(op, format!("attribute '{name}' of '{}' is not an integer", op_name(op)))),
-        }
+        views::optional_int(op, name).map_err(|m| err(op, m))
     }
 
     fn req_int(&self, op: &OperationRef, name: &str) -> Result<i64> {
-        self.int_attr(op, name)?
-            .ok_or_else(|| err(op, format!("'{}' has no '{name}' attribute", op_name(op))))
+        views::required_int(op, name).map_err(|m| err(op, m))
     }
 
     fn enum_attr(&self, op: &OperationRef, name: &str) -> Result<String> {
