@@ -378,14 +378,9 @@ namespace {
 /// (buildLoopNest), one builder per step: where each streamed operand is
 /// pulled (plans), the flat loop of an elementwise body, the double-buffered
 /// rows of a matmul-like nest, and the general nest level by level.
-struct NestBuilder {
-  OpBuilder &b;
-  Location loc;
-  linalg::GenericOp op;
-  const KernelInfo &info;
-  ArrayRef<Operand> inputs;
-  Value out;
-  Emitter e{b, loc};
+struct NestBuilder : ComputeBody {
+  using ComputeBody::ComputeBody;
+
 
   /// The loops in nest order: parallel ones in the output's stream order,
   /// then the reductions.
@@ -625,7 +620,7 @@ LogicalResult buildLoopNest(OpBuilder &b, Location loc, linalg::GenericOp op,
   if (failed(loops))
     return op.emitError("convert-linalg-to-dfg: the output must be indexed by every parallel "
                         "loop dimension, one per axis");
-  NestBuilder nb{b, loc, op, info, inputs, out};
+  NestBuilder nb(b, loc, op, info, inputs, out);
   nb.loops = *loops;
   nb.plan(init);
   if (nb.elementwise())

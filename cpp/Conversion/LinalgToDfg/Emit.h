@@ -119,6 +119,23 @@ struct Emitter {
   Value constant(TypedAttr attr) { return arith::ConstantOp::create(b, loc, attr); }
 };
 
+/// What a builder of a compute process body (NestBuilder, WindowBuilder)
+/// starts from: the generic, its kernel class, its operands as the process
+/// receives them, and the output port.
+struct ComputeBody {
+  ComputeBody(OpBuilder &b, Location loc, linalg::GenericOp op, const KernelInfo &info,
+              ArrayRef<Operand> inputs, Value out)
+      : b(b), loc(loc), op(op), info(info), inputs(inputs), out(out), e{b, loc} {}
+
+  OpBuilder &b;
+  Location loc;
+  linalg::GenericOp op;
+  const KernelInfo &info;
+  ArrayRef<Operand> inputs;
+  Value out;
+  Emitter e;
+};
+
 /// Indices of a tensor element from the ivs of loops in `order`.
 SmallVector<Value> unpermute(ArrayRef<Value> ivs, const Order &order);
 SmallVector<int64_t> permuteShape(ArrayRef<int64_t> shape, const Order &order);

@@ -150,14 +150,9 @@ namespace {
 /// the window's geometry, the side inputs, the line and window buffers, and
 /// per padded pixel the shift of the new column in, the test whether a
 /// window is complete, and the output elements computed from it.
-struct WindowBuilder {
-  OpBuilder &b;
-  Location loc;
-  linalg::GenericOp op;
-  const KernelInfo &info;
-  ArrayRef<Operand> inputs;
-  Value out;
-  Emitter e{b, loc};
+struct WindowBuilder : ComputeBody {
+  using ComputeBody::ComputeBody;
+
 
   Window w;
   SmallVector<int64_t> trips;
@@ -420,7 +415,7 @@ LogicalResult buildWindow(OpBuilder &b, Location loc, linalg::GenericOp op,
   FailureOr<Order> outOrder = windowOutputOrder(op, info);
   if (failed(w) || failed(outOrder))
     return failure();
-  WindowBuilder wb{b, loc, op, info, inputs, out};
+  WindowBuilder wb(b, loc, op, info, inputs, out);
   wb.w = *w;
   wb.geometry();
   if (failed(wb.sideInputs(init)))
