@@ -1,5 +1,6 @@
 // Registration of ming's dialects and passes (see ming/InitAll.h).
 #include "ming/InitAll.h"
+#include "ming/Directives/Directives.h"
 #include "ming/Dfg/Dfg.h"
 #include "ming/EmitHLS/EmitHLS.h"
 #include "ming/Conversion/Passes.h"
@@ -9,7 +10,7 @@
 #include "mlir/IR/DialectRegistry.h"
 
 void ming::registerDialects(mlir::DialectRegistry &registry) {
-  registry.insert<dfg::DfgDialect, emithls::EmitHLSDialect>();
+  registry.insert<directives::MingDialect, dfg::DfgDialect, emithls::EmitHLSDialect>();
 }
 
 void ming::registerPasses() {

@@ -124,6 +124,19 @@ pub mod ffi {
         seconds: f64,
     }
 
+    /// A loop's #ming.loop directives and #ming.loop_estimate, as figures.
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    struct LoopDirectives {
+        /// Pipeline II (0: not pipelined).
+        ii: i64,
+        /// Unroll factor (1: none, 0: fully).
+        unroll: i64,
+        estimated: bool,
+        estimated_ii: i64,
+        estimated_depth: i64,
+        flattened: bool,
+    }
+
     /// What a session's explore did: the applied choice and its figures, or
     /// why nothing was applied (`error`).
     struct DseExplored {
@@ -187,6 +200,8 @@ pub mod ffi {
         fn builtin_target() -> String;
         /// Why the target description at `path` cannot be used ("" when it can).
         fn check_target(path: &str) -> String;
+        /// The directives of an scf.for given as the address of its mlir::Operation.
+        fn loop_directives(op: usize) -> LoopDirectives;
         /// Makes solve_dse the solver of every ming-dse pass in this process.
         fn register_dse_solver();
     }

@@ -42,16 +42,12 @@ void ProcessModel::collectLoops() {
     LoopChoice choice;
     if (auto it = config.loops.find(id); it != config.loops.end())
       choice = it->second;
-    auto attrInt = [&](llvm::StringRef name) -> std::optional<int64_t> {
-      if (auto a = loop->getAttrOfType<IntegerAttr>(name))
-        return a.getInt();
-      return std::nullopt;
-    };
-    int64_t unroll = choice.unroll.value_or(attrInt(kUnroll).value_or(1));
+    directives::LoopAttr directive = directives::getLoop(loop);
+    int64_t unroll = choice.unroll.value_or(directive.getUnroll());
     r.unroll = unroll <= 0 ? std::max<int64_t>(r.bounds.trip, 1)
                            : std::min(unroll, std::max<int64_t>(r.bounds.trip, 1));
-    r.pipelined = choice.pipeline.value_or(loop->hasAttr(kPipelineII));
-    r.ii = std::max<int64_t>(1, choice.ii.value_or(attrInt(kPipelineII).value_or(1)));
+    r.pipelined = choice.pipeline.value_or(directive.isPipelined());
+    r.ii = std::max<int64_t>(1, choice.ii.value_or(directive.getIi()));
     resolved[loop] = r;
   });
 }
@@ -96,11 +92,10 @@ void ProcessModel::collectBuffers() {
       Buffer b;
       b.anchor = op;
       b.name = "alloca";
-      b.cyclic = op->hasAttr(kPartitionCyclic);
-      if (auto dims = op->getAttrOfType<DenseI64ArrayAttr>(kPartitionComplete))
-        for (int64_t d : dims.asArrayRef())
-          if (d >= 1)
-            b.partDims.push_back(unsigned(d - 1));
+      directives::PartitionAttr partition = directives::getPartition(op);
+      b.cyclic = !partition.getCyclic().empty();
+      for (int64_t d : partition.getComplete())
+        b.partDims.push_back(unsigned(d - 1));
       layout(b, alloca.getType());
       allocaBuffer[op] = buffers.size();
       buffers.push_back(std::move(b));
@@ -114,7 +109,7 @@ void ProcessModel::collectBuffers() {
       b.rom = true;
       auto sym = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(op, global.getNameAttr());
       b.rom = !sym || sym.getConstant();
-      b.cyclic = op->hasAttr(kPartitionCyclic);
+      b.cyclic = !directives::getPartition(op).getCyclic().empty();
       layout(b, global.getType());
       globalBuffer[name] = buffers.size();
       buffers.push_back(std::move(b));
@@ -237,7 +232,7 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
     int64_t words = ceilDiv(buf.elements, buf.irBanks);
     int64_t worst = counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
     int64_t ii = words <= 1 ? 0 : ceilDiv(worst, options.target->memPorts);
-    // A buffer the DSE partitioned (ming.partition_cyclic, written from this
+    // A buffer the DSE partitioned (#ming.partition cyclic, written from this
     // same computation) counts as partitioned when the IR is estimated as is.
     // Banks enough for the requested II, not for II 1: at II k a bank serves
     // 2k accesses per iteration.

@@ -7,6 +7,7 @@
 #define MING_ANALYSIS_PROCESSMODEL_H
 
 #include "ming/Analysis/CostModel.h"
+#include "ming/Directives/Directives.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -21,11 +22,6 @@
 namespace ming::cost {
 
 using namespace mlir;
-
-inline constexpr llvm::StringLiteral kPipelineII = "ming.pipeline_ii";
-inline constexpr llvm::StringLiteral kUnroll = "ming.unroll";
-inline constexpr llvm::StringLiteral kPartitionComplete = "ming.partition_complete_dims";
-inline constexpr llvm::StringLiteral kPartitionCyclic = "ming.partition_cyclic";
 
 /// Visits of unrolled operations the model makes for one pipelined body
 /// before it gives up (and says so in the notes).

@@ -2,6 +2,7 @@
 // types and calls libMingPasses.so. Compiled into the Rust binary by
 // cxx_build, it includes no MLIR header, so it builds in a second.
 #include "ming/Bridge.h"
+#include "ming/Directives/LoopView.h"
 #include "ming/Support/CrashReport.h"
 #include "ming/Tools/OptMain.h"
 #include "ming/Tools/ParserTraps.h"
@@ -178,6 +179,11 @@ DseExplored dse_explore(DseSession &session, const DseRequest &request) {
   out.rounds = e.rounds;
   out.estimate = convert(e.estimate);
   return out;
+}
+
+LoopDirectives loop_directives(size_t op) {
+  directives::LoopView v = directives::viewLoop(reinterpret_cast<void *>(op));
+  return LoopDirectives{v.ii, v.unroll, v.estimated, v.estimatedII, v.estimatedDepth, v.flattened};
 }
 
 } // namespace ming::bridge

@@ -1,7 +1,7 @@
-// Writing the DSE's choice into the IR: loop directives (ming.unroll,
-// ming.pipeline_ii), the cyclic partitioning of buffers the cost model
-// assumed, port lanes, and the `ming.dse.*` figures the report and the
-// cycle-level simulator read.
+// Writing the DSE's choice into the IR: loop directives (#ming.loop), the
+// cyclic partitioning of buffers the cost model assumed (#ming.partition),
+// port lanes, and the estimates (#ming.estimate, #ming.loop_estimate) the
+// report and the cycle-level simulator read.
 #include "DseInternal.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -13,11 +13,6 @@
 using namespace mlir;
 
 namespace ming::dse {
-
-static constexpr llvm::StringLiteral kPipelineII = "ming.pipeline_ii";
-static constexpr llvm::StringLiteral kUnroll = "ming.unroll";
-static constexpr llvm::StringLiteral kPartitionComplete = "ming.partition_complete_dims";
-static constexpr llvm::StringLiteral kPartitionCyclic = "ming.partition_cyclic";
 
 namespace {
 
@@ -104,20 +99,16 @@ void writeConfig(dfg::ProcessOp process, const cost::ProcessConfig &cfg,
     if (id >= c.loops.size())
       continue;
     scf::ForOp loop = c.loops[id].loop;
-    if (choice.unroll) {
-      if (*choice.unroll == 1)
-        loop->removeAttr(kUnroll);
-      else
-        loop->setAttr(kUnroll, b.getI64IntegerAttr(*choice.unroll));
-    }
-    if (choice.pipeline) {
-      if (!*choice.pipeline)
-        loop->removeAttr(kPipelineII);
-      else if (choice.ii || !loop->hasAttr(kPipelineII))
-        loop->setAttr(kPipelineII, b.getI64IntegerAttr(choice.ii.value_or(1)));
-    } else if (choice.ii && loop->hasAttr(kPipelineII)) {
-      loop->setAttr(kPipelineII, b.getI64IntegerAttr(*choice.ii));
-    }
+    directives::LoopAttr directive = directives::getLoop(loop);
+    int64_t unroll = choice.unroll.value_or(directive.getUnroll());
+    int64_t ii = directive.getIi();
+    if (choice.pipeline && !*choice.pipeline)
+      ii = 0;
+    else if (choice.ii && (ii > 0 || choice.pipeline))
+      ii = *choice.ii;
+    else if (choice.pipeline && ii == 0)
+      ii = 1;
+    directives::setLoop(loop, directive.with(ii, unroll));
   }
   // Buffers: the cyclic partitioning the model assumed.
   llvm::DenseSet<Value> ivs;
@@ -142,11 +133,10 @@ void writeConfig(dfg::ProcessOp process, const cost::ProcessConfig &cfg,
     } else {
       continue;
     }
+    ArrayRef<int64_t> complete = directives::getPartition(anchor).getComplete();
     for (Operation *op : ops)
-      op->removeAttr(kPartitionCyclic);
-    SmallVector<int64_t> complete;
-    if (auto dims = anchor->getAttrOfType<DenseI64ArrayAttr>(kPartitionComplete))
-      complete.assign(dims.asArrayRef().begin(), dims.asArrayRef().end());
+      directives::setPartition(
+          op, directives::PartitionAttr::get(b.getContext(), directives::getPartition(op).getComplete(), {}));
     int64_t irBanks = 1;
     for (int64_t d : complete)
       if (d >= 1 && d <= type.getRank())
@@ -160,7 +150,8 @@ void writeConfig(dfg::ProcessOp process, const cost::ProcessConfig &cfg,
     if (spec.empty())
       continue;
     for (Operation *op : ops)
-      op->setAttr(kPartitionCyclic, b.getDenseI64ArrayAttr(spec));
+      directives::setPartition(op, directives::PartitionAttr::get(
+                                       b.getContext(), directives::getPartition(op).getComplete(), spec));
   }
 }
 
@@ -176,29 +167,24 @@ int64_t mainII(const cost::ProcessCost &c) {
 
 void recordAttrs(dfg::ProcessOp process, const cost::ProcessCost &c) {
   Builder b(process.getContext());
-  process->setAttr("ming.dse.cycles", b.getI64IntegerAttr(c.cycles));
-  process->setAttr("ming.dse.first_output", b.getI64IntegerAttr(c.firstOutput));
-  process->setAttr("ming.dse.pre", b.getI64IntegerAttr(c.pre));
-  process->setAttr("ming.dse.tail", b.getI64IntegerAttr(c.tail));
-  process->setAttr("ming.dse.dsp", b.getI64IntegerAttr(c.dsp));
-  process->setAttr("ming.dse.bram18k", b.getI64IntegerAttr(c.bram18k));
-  process->setAttr("ming.dse.ii", b.getI64IntegerAttr(mainII(c)));
   SmallVector<NamedAttribute> unroll;
   for (const cost::LoopCost &lc : c.loops)
     if (lc.pipelined && !lc.insidePipeline)
       unroll.push_back(b.getNamedAttr("L" + std::to_string(lc.id), b.getI64IntegerAttr(lc.unroll)));
-  process->setAttr("ming.dse.unroll", b.getDictionaryAttr(unroll));
+  process->setAttr(directives::kEstimate,
+                   directives::EstimateAttr::get(b.getContext(), c.cycles, c.firstOutput, c.pre,
+                                                 c.tail, c.dsp, c.bram18k, mainII(c),
+                                                 b.getDictionaryAttr(unroll)));
   // Per-loop timing, for the cycle-level simulator: the II and depth of each
   // pipeline as the model sees them, and the loops Vitis flattens into one.
   for (const cost::LoopCost &lc : c.loops) {
     if (!lc.loop || lc.insidePipeline)
       continue;
-    if (lc.pipelined) {
-      lc.loop->setAttr("ming.dse.loop_ii", b.getI64IntegerAttr(lc.ii));
-      lc.loop->setAttr("ming.dse.loop_depth", b.getI64IntegerAttr(lc.depth));
-    } else if (lc.flatIters) {
-      lc.loop->setAttr("ming.dse.flattened", b.getUnitAttr());
-    }
+    if (lc.pipelined)
+      lc.loop->setAttr(directives::kLoopEstimate,
+                       directives::LoopEstimateAttr::get(b.getContext(), lc.ii, lc.depth));
+    else if (lc.flatIters)
+      lc.loop->setAttr(directives::kFlattened, b.getUnitAttr());
   }
 }
 

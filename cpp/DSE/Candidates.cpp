@@ -4,7 +4,7 @@
 // filter keeps the points worth choosing.
 #include "DseInternal.h"
 
-#include "ming/Dfg/Annotations.h"
+#include "ming/Directives/Directives.h"
 #include "ming/Support/CrashReport.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -85,7 +85,7 @@ std::vector<Point> enumerateConfigurations(Estimator &estimator, const ProcessCo
     // A port pushed or pulled under a condition (a slice) moves a number of
     // elements no loop count gives: its lanes must divide that total too, or
     // the last word would never fill.
-    auto totals = process->getAttrOfType<DenseI64ArrayAttr>(dfg::kPortElementsAttr);
+    auto totals = process->getAttrOfType<DenseI64ArrayAttr>(directives::kPortElements);
     SmallVector<std::pair<unsigned, SmallVector<int64_t>>> laneChoices;
     for (auto [arg, n] : acc) {
       SmallVector<int64_t> ds = divisors(std::max<int64_t>(1, n), kMaxLanes);

@@ -7,6 +7,7 @@
 #include "ming/Analysis/CostModel.h"
 #include "ming/DSE/Session.h"
 #include "ming/Dfg/Dfg.h"
+#include "ming/Directives/Directives.h"
 
 #include <vector>
 
@@ -39,7 +40,8 @@ void retypePort(dfg::ProcessOp process, unsigned arg, int64_t lanes);
 /// The II of the pipelined loop that takes longest (0: none).
 int64_t mainII(const cost::ProcessCost &c);
 
-/// `ming.dse.*` figures of `c` on the process and its loops, for the
+/// #ming.estimate of `c` on the process, #ming.loop_estimate and
+/// ming.flattened on its loops, for the
 /// report and the cycle-level simulator.
 void recordAttrs(dfg::ProcessOp process, const cost::ProcessCost &c);
 

@@ -1,6 +1,6 @@
 // FIFO depths on reconvergent paths: see ming/DSE/FifoDepths.h.
 #include "ming/DSE/FifoDepths.h"
-#include "ming/Dfg/Annotations.h"
+#include "ming/Directives/Directives.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
@@ -28,8 +28,8 @@ struct Node {
   int64_t lookahead = 0, inputElements = 0;
   SmallVector<unsigned> succ;     // consumer nodes
   SmallVector<unsigned> outputs;  // channel indices, in port order
-  SmallVector<int64_t> joinBurst; // per input port (kJoinBurstAttr)
-  SmallVector<int64_t> portElements; // per port (kPortElementsAttr), if set
+  SmallVector<int64_t> joinBurst; // per input port (directives::kJoinBurst)
+  SmallVector<int64_t> portElements; // per port (directives::kPortElements), if set
 };
 
 } // namespace
@@ -52,7 +52,7 @@ int64_t inFlightElements(dfg::ProcessOp process, const ProcessCost &c) {
       main = &lc;
   if (!main || c.cycles <= 0)
     return 0;
-  return ceilDiv(main->depth * intAttr(process, kInputElementsAttr, 0), c.cycles);
+  return ceilDiv(main->depth * intAttr(process, directives::kInputElements, 0), c.cycles);
 }
 
 SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph, const InFlight &inFlight) {
@@ -71,11 +71,11 @@ SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph, const InFlight &inFlight) {
     Node n;
     n.process = SymbolTable::lookupNearestSymbolFrom<dfg::ProcessOp>(graph, inst.getCalleeAttr());
     if (n.process) {
-      n.lookahead = intAttr(n.process, kLookaheadAttr, 0);
-      n.inputElements = intAttr(n.process, kInputElementsAttr, 0);
-      if (auto burst = n.process->getAttrOfType<DenseI64ArrayAttr>(kJoinBurstAttr))
+      n.lookahead = intAttr(n.process, directives::kLookahead, 0);
+      n.inputElements = intAttr(n.process, directives::kInputElements, 0);
+      if (auto burst = n.process->getAttrOfType<DenseI64ArrayAttr>(directives::kJoinBurst))
         n.joinBurst.assign(burst.asArrayRef().begin(), burst.asArrayRef().end());
-      if (auto totals = n.process->getAttrOfType<DenseI64ArrayAttr>(kPortElementsAttr))
+      if (auto totals = n.process->getAttrOfType<DenseI64ArrayAttr>(directives::kPortElements))
         n.portElements.assign(totals.asArrayRef().begin(), totals.asArrayRef().end());
     }
     unsigned inPort = 0;

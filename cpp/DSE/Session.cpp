@@ -35,7 +35,7 @@ FailureOr<dfg::GraphOp> findGraph(Operation *moduleOp, std::string &error) {
   if (graphs.size() == 1)
     return graphs.front();
   for (dfg::GraphOp g : graphs)
-    if (g->hasAttr("ming.top"))
+    if (g->hasAttr(directives::kTop))
       return g;
   error = "the module holds several dfg.graph ops and none is marked ming.top";
   return failure();
@@ -169,7 +169,7 @@ Estimate summarize(dfg::GraphOp graph, const Instances &insts,
   }
   for (const cost::ChannelCost &cc : g.channels) {
     ChannelEstimate ch;
-    if (auto name = cc.op->getAttrOfType<StringAttr>("ming.name"))
+    if (auto name = cc.op->getAttrOfType<StringAttr>(directives::kName))
       ch.name = name.str();
     ch.lanes = cc.lanes;
     ch.depth = cc.depth;
@@ -329,7 +329,7 @@ std::unique_ptr<Session> Session::open(void *moduleOp, const Options &options,
     e.fromPort = w->second.second;
     e.to = r->second.first;
     e.toPort = r->second.second;
-    if (auto name = ch->getAttrOfType<StringAttr>("ming.name"))
+    if (auto name = ch->getAttrOfType<StringAttr>(directives::kName))
       e.channel = name.str();
     out.edges.push_back(std::move(e));
   }
@@ -473,11 +473,9 @@ Estimate Session::apply(const std::vector<size_t> &choice, const std::string &st
   if (!out.error.empty())
     return out;
   Builder b(graph.getContext());
-  graph.getOperation()->setAttr("ming.dse.cycles", b.getI64IntegerAttr(out.dataflow));
-  graph.getOperation()->setAttr("ming.dse.dsp", b.getI64IntegerAttr(out.dsp));
-  graph.getOperation()->setAttr("ming.dse.bram18k", b.getI64IntegerAttr(out.bram18k));
-  graph.getOperation()->setAttr("ming.dse.status", b.getStringAttr(status));
-  graph.getOperation()->setAttr("ming.dse.objective", b.getStringAttr(objective));
+  graph->setAttr(directives::kDesign,
+                 directives::DesignAttr::get(b.getContext(), out.dataflow, out.dsp, out.bram18k,
+                                             b.getStringAttr(objective), b.getStringAttr(status)));
   return out;
 }
 

@@ -1,5 +1,6 @@
 // dfg dialect: registration, types and attributes.
 #include "ming/Dfg/Dfg.h"
+#include "ming/Directives/Directives.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"

@@ -1,5 +1,6 @@
 // emitHLS dialect: registration, types and attributes.
 #include "ming/EmitHLS/EmitHLS.h"
+#include "ming/Directives/Directives.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"

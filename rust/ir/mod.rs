@@ -3,8 +3,8 @@
 //! views here read them once, by name, so that translate, sim and project
 //! work with Rust structs (`views::ForOp::bounds`, `views::LoopTiming`,
 //! `graph::Graph`) instead of op-name strings.
-//! - `names`: the attribute names the stages share (the C++ side's are in
-//!   the passes that write them);
+//! - `names`: the `ming.*` attribute names Rust reads (the vocabulary is
+//!   the `ming` dialect's, cpp/include/ming/Directives/Directives.h);
 //! - `views`: one struct per op or directive Rust reads;
 //! - `types`: C++ spellings of MLIR types;
 //! - `graph`: the dataflow graph (instances, memories, channels).
@@ -19,7 +19,10 @@ use melior::ir::{
     Module, OperationRef, Value, ValueLike,
 };
 
-/// Attribute names ming's stages pass to each other.
+/// The names of the plain `ming.*` attributes Rust reads (the whole
+/// vocabulary, with the `ming` dialect's typed values such as `#ming.loop`,
+/// is declared in cpp/include/ming/Directives/Directives.h; those typed
+/// values are read through the bridge, e.g. `views::LoopTiming`).
 pub mod names {
     /// The emitHLS.func (or dfg.graph) that is the design's top.
     pub const TOP: &str = "ming.top";
@@ -29,13 +32,6 @@ pub mod names {
     pub const NAME: &str = "ming.name";
     /// The kernel class of an emitHLS function made from a process.
     pub const KIND: &str = "ming.kind";
-    /// Loop directives on scf.for in a dfg.process.
-    pub const PIPELINE_II: &str = "ming.pipeline_ii";
-    pub const UNROLL: &str = "ming.unroll";
-    /// The DSE's timing of a pipelined loop, and a loop Vitis flattens.
-    pub const LOOP_II: &str = "ming.dse.loop_ii";
-    pub const LOOP_DEPTH: &str = "ming.dse.loop_depth";
-    pub const FLATTENED: &str = "ming.dse.flattened";
 }
 
 /// The ops directly in the module body.

@@ -72,28 +72,29 @@ pub fn stream_depth(op: &OperationRef) -> Option<i64> {
 }
 
 /// The directives and the DSE's timing of an `scf.for` in a dfg.process,
-/// as the cycle-level simulator needs them.
+/// as the cycle-level simulator needs them: `#ming.loop`,
+/// `#ming.loop_estimate` and `ming.flattened`, read by the `ming` dialect's
+/// own accessors (cpp/Directives) through the bridge.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LoopTiming {
     /// The requested II of a pipelined loop (None: not pipelined).
     pub pipeline_ii: Option<i64>,
-    /// Copies of the body (None: 1; 0: fully unrolled).
-    pub unroll: Option<i64>,
+    /// Copies of the body (1: not unrolled; 0: fully unrolled).
+    pub unroll: i64,
     /// The II and depth the DSE's cost model found for the pipeline.
-    pub ii: Option<i64>,
-    pub depth: Option<i64>,
+    pub estimate: Option<(i64, i64)>,
     /// A sequential loop Vitis flattens into the pipeline inside it.
     pub flattened: bool,
 }
 
 impl LoopTiming {
     pub fn of(op: &OperationRef) -> LoopTiming {
+        let d = crate::bridge::ffi::loop_directives(op.to_raw().ptr as usize);
         LoopTiming {
-            pipeline_ii: int_attr(op, names::PIPELINE_II),
-            unroll: int_attr(op, names::UNROLL),
-            ii: int_attr(op, names::LOOP_II),
-            depth: int_attr(op, names::LOOP_DEPTH),
-            flattened: op.has_attribute(names::FLATTENED),
+            pipeline_ii: (d.ii > 0).then_some(d.ii),
+            unroll: d.unroll,
+            estimate: d.estimated.then_some((d.estimated_ii, d.estimated_depth)),
+            flattened: d.flattened,
         }
     }
 }

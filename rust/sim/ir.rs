@@ -110,20 +110,17 @@ impl Reader {
             return Timing::Unrolled;
         }
         let t = LoopTiming::of(op);
-        let unroll = t.unroll.map(|u| u.max(0) as u64).unwrap_or(1);
+        let unroll = t.unroll.max(0) as u64;
         if let Some(requested) = t.pipeline_ii {
-            if (t.ii.is_none() || t.depth.is_none()) && !self.warned_timing {
+            if t.estimate.is_none() && !self.warned_timing {
                 self.warned_timing = true;
                 log::warn!(
-                    "simulator: process '{}' has a pipelined loop without the DSE's II and depth (ming.dse.loop_ii/loop_depth); using the requested II and depth 1",
+                    "simulator: process '{}' has a pipelined loop without the DSE's II and depth (#ming.loop_estimate); using the requested II and depth 1",
                     self.body.process
                 );
             }
-            return Timing::Pipelined {
-                ii: t.ii.unwrap_or(requested).max(1) as u64,
-                depth: t.depth.unwrap_or(1).max(1) as u64,
-                unroll,
-            };
+            let (ii, depth) = t.estimate.unwrap_or((requested, 1));
+            return Timing::Pipelined { ii: ii.max(1) as u64, depth: depth.max(1) as u64, unroll };
         }
         if t.flattened {
             return Timing::Flattened;

@@ -11,7 +11,7 @@
 //!   issue + depth - 1, each iteration's as many cycles earlier as it
 //!   started later (so that the first results leave early), and the slot
 //!   completes at issue + depth;
-//! - loops marked `ming.dse.flattened` around a pipeline continue it: the
+//! - loops marked `ming.flattened` around a pipeline continue it: the
 //!   first slot of the next outer iteration follows the last one by II;
 //! - any other sequence of pipelines drains: the next pipeline starts `depth`
 //!   cycles after the last issue of the previous one, plus one cycle per

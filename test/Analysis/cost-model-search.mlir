@@ -30,7 +30,7 @@ module {
       scf.if %both {
         dfg.push %v, %out : !dfg.out<i32>
       }
-    } {ming.pipeline_ii = 1 : i64}
+    } {ming.loop = #ming.loop<ii = 1>}
   }
 
   // A window-like nest: 100000 rows and columns (1e10 pixels, the nest
@@ -60,7 +60,7 @@ module {
         scf.if %all {
           dfg.push %v, %out : !dfg.out<i32>
         }
-      } {ming.pipeline_ii = 1 : i64}
+      } {ming.loop = #ming.loop<ii = 1>}
     }
   }
 }

@@ -49,7 +49,7 @@ module {
         scf.yield %s : i32
       }
       dfg.push %acc, %out : !dfg.out<i32>
-    } {ming.pipeline_ii = 1 : i64}
+    } {ming.loop = #ming.loop<ii = 1>}
   }
 
   // ===== 2. f32 accumulation: II = addf latency ============================
@@ -77,7 +77,7 @@ module {
         %m = arith.mulf %x, %x : f32
         %s = arith.addf %a, %m : f32
         scf.yield %s : f32
-      } {ming.pipeline_ii = 1 : i64}
+      } {ming.loop = #ming.loop<ii = 1>}
       dfg.push %r, %out : !dfg.out<f32>
     }
   }
@@ -99,9 +99,9 @@ module {
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %c64 = arith.constant 64 : index
-    %big = memref.alloca() {ming.partition_complete_dims = array<i64: 1>} : memref<2x64x8xi8>
-    %small = memref.alloca() {ming.partition_complete_dims = array<i64: 1>} : memref<2x16x4xi8>
-    %regs = memref.alloca() {ming.partition_complete_dims = array<i64: 1, 2>} : memref<3x3xi8>
+    %big = memref.alloca() {ming.partition = #ming.partition<complete = [1]>} : memref<2x64x8xi8>
+    %small = memref.alloca() {ming.partition = #ming.partition<complete = [1]>} : memref<2x16x4xi8>
+    %regs = memref.alloca() {ming.partition = #ming.partition<complete = [1, 2]>} : memref<3x3xi8>
     scf.for %i = %c0 to %c64 step %c1 {
       %x = dfg.pull %in : !dfg.in<i8>
       memref.store %x, %big[%c0, %i, %c0] : memref<2x64x8xi8>
@@ -109,7 +109,7 @@ module {
       memref.store %x, %regs[%c2, %c2] : memref<3x3xi8>
       %y = memref.load %big[%c1, %i, %c0] : memref<2x64x8xi8>
       dfg.push %y, %out : !dfg.out<i8>
-    } {ming.pipeline_ii = 1 : i64}
+    } {ming.loop = #ming.loop<ii = 1>}
   }
 
   // ===== 4. Memory ports limit II ==========================================
@@ -139,7 +139,7 @@ module {
       %x = dfg.pull %in : !dfg.in<i16>
       memref.store %x, %buf[%i] : memref<64xi16>
       dfg.push %s, %out : !dfg.out<i16>
-    } {ming.pipeline_ii = 1 : i64}
+    } {ming.loop = #ming.loop<ii = 1>}
   }
 
   // ===== 5. A ROM read at a data-dependent address ==========================
@@ -158,7 +158,7 @@ module {
       %t = memref.get_global @table : memref<2048xi16>
       %v = memref.load %t[%ix] : memref<2048xi16>
       dfg.push %v, %out : !dfg.out<i16>
-    } {ming.pipeline_ii = 1 : i64}
+    } {ming.loop = #ming.loop<ii = 1>}
   }
 
   // ===== 6. A 3-stage chain and its FIFOs ===================================
@@ -200,7 +200,7 @@ module {
     scf.for %i = %c0 to %c100 step %c1 {
       %v = arith.index_cast %i : index to i32
       dfg.push %v, %out[%c0] : !dfg.out<i32, lanes = 2>
-    } {ming.pipeline_ii = 1 : i64}
+    } {ming.loop = #ming.loop<ii = 1>}
   }
   dfg.process @mid(%in: !dfg.in<i32, lanes = 2>, %out: !dfg.out<i32>) {
     %c0 = arith.constant 0 : index
@@ -211,7 +211,7 @@ module {
       %x = dfg.pull %in[%c0] : !dfg.in<i32, lanes = 2>
       %y = arith.muli %x, %c3 : i32
       dfg.push %y, %out : !dfg.out<i32>
-    } {ming.pipeline_ii = 2 : i64}
+    } {ming.loop = #ming.loop<ii = 2>}
   }
   dfg.process @sink(%in: !dfg.in<i32>, %mem: memref<100xi32>) {
     %c0 = arith.constant 0 : index
@@ -220,7 +220,7 @@ module {
     scf.for %i = %c0 to %c100 step %c1 {
       %x = dfg.pull %in : !dfg.in<i32>
       memref.store %x, %mem[%i] : memref<100xi32>
-    } {ming.pipeline_ii = 1 : i64}
+    } {ming.loop = #ming.loop<ii = 1>}
   }
   dfg.graph @chain(%mem: memref<100xi32>) {
     %w0, %r0 = dfg.channel<i32, lanes = 2, depth = 1024>
@@ -266,7 +266,7 @@ module {
     scf.for %i = %c0 to %c16 step %c1 {
       %v = arith.index_cast %i : index to i8
       dfg.push %v, %out : !dfg.out<i8>
-    } {ming.pipeline_ii = 1 : i64}
+    } {ming.loop = #ming.loop<ii = 1>}
   }
   dfg.process @win(%in: !dfg.in<i8>, %out: !dfg.out<i8>) {
     %c0 = arith.constant 0 : index
@@ -279,7 +279,7 @@ module {
     scf.for %r = %c0 to %c2 step %c1 {
       scf.for %c = %c0 to %c6 step %c1 {
         memref.store %z, %line[%r, %c] : memref<2x6xi8>
-      } {ming.pipeline_ii = 1 : i64}
+      } {ming.loop = #ming.loop<ii = 1>}
     }
     scf.for %r = %c0 to %c6 step %c1 {
       scf.for %c = %c0 to %c6 step %c1 {
@@ -305,7 +305,7 @@ module {
           %s = arith.addi %x, %y : i8
           dfg.push %s, %out : !dfg.out<i8>
         }
-      } {ming.pipeline_ii = 1 : i64}
+      } {ming.loop = #ming.loop<ii = 1>}
     }
   }
   dfg.process @wsink(%in: !dfg.in<i8>, %mem: memref<16xi8>) {
@@ -315,7 +315,7 @@ module {
     scf.for %i = %c0 to %c16 step %c1 {
       %x = dfg.pull %in : !dfg.in<i8>
       memref.store %x, %mem[%i] : memref<16xi8>
-    } {ming.pipeline_ii = 1 : i64}
+    } {ming.loop = #ming.loop<ii = 1>}
   }
   dfg.graph @windowed(%mem: memref<16xi8>) {
     %w0, %r0 = dfg.channel<i8, lanes = 1, depth = 2>

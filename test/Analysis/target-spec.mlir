@@ -32,9 +32,9 @@
 // FLAG: error: --target-spec: {{.*}}bad-key.json: unknown key 'addf_latency'
 // FLAG-DSE: dfg.graph @sum_of_squares
 // DSE-BUILTIN: dfg.process @facc
-// DSE-BUILTIN-SAME: ming.dse.cycles = 133
+// DSE-BUILTIN-SAME: ming.estimate = #ming.estimate<cycles = 133,
 // DSE-SLOW: dfg.process @facc
-// DSE-SLOW-SAME: ming.dse.cycles = 199
+// DSE-SLOW-SAME: ming.estimate = #ming.estimate<cycles = 199,
 
 dfg.process @facc(%in: !dfg.in<f32>, %out: !dfg.out<f32>) attributes {kind = #dfg.kind<regular_reduction>} {
   %c0 = arith.constant 0 : index
@@ -46,7 +46,7 @@ dfg.process @facc(%in: !dfg.in<f32>, %out: !dfg.out<f32>) attributes {kind = #df
     %m = arith.mulf %x, %x : f32
     %s = arith.addf %a, %m : f32
     scf.yield %s : f32
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
   dfg.push %r, %out : !dfg.out<f32>
 }
 
@@ -57,7 +57,7 @@ dfg.process @load(%mem: memref<32xf32>, %out: !dfg.out<f32>) attributes {kind = 
   scf.for %i = %c0 to %c32 step %c1 {
     %v = memref.load %mem[%i] : memref<32xf32>
     dfg.push %v, %out : !dfg.out<f32>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.process @store(%in: !dfg.in<f32>, %mem: memref<1xf32>) attributes {kind = #dfg.kind<store>} {

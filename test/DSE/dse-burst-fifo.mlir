@@ -11,11 +11,11 @@
 // RUN: ming-opt %s --ming-dse="dsp=64 bram=1 max-lanes=1" | FileCheck %s --check-prefix=FITS
 
 // LANES-LABEL: dfg.graph @burst
-// LANES-SAME:  ming.dse.bram18k = 0
+// LANES-SAME:  bram18k = 0,
 // LANES:       dfg.channel<i32, lanes = {{16|32|64}}, depth = {{[0-9]+}}>
 // ONE: error: no design of 'burst' fits 64 DSP and 0 BRAM18K; the smallest limits that work are 0 DSP and 1 BRAM18K
 // FITS-LABEL: dfg.graph @burst
-// FITS-SAME:  ming.dse.bram18k = 1
+// FITS-SAME:  bram18k = 1,
 // FITS:       dfg.channel<i32, lanes = 1, depth = 257>
 
 dfg.process @rows(%mem: memref<1024xi32>, %out: !dfg.out<i32>) attributes {kind = #dfg.kind<load>} {
@@ -30,7 +30,7 @@ dfg.process @rows(%mem: memref<1024xi32>, %out: !dfg.out<i32>) attributes {kind 
       %v = memref.load %mem[%a] : memref<1024xi32>
       dfg.push %v, %out : !dfg.out<i32>
     }
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.process @store(%in: !dfg.in<i32>, %mem: memref<1024xi32>) attributes {kind = #dfg.kind<store>} {
@@ -40,7 +40,7 @@ dfg.process @store(%in: !dfg.in<i32>, %mem: memref<1024xi32>) attributes {kind =
   scf.for %i = %c0 to %c1024 step %c1 {
     %v = dfg.pull %in : !dfg.in<i32>
     memref.store %v, %mem[%i] : memref<1024xi32>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.graph @burst(%x: memref<1024xi32>, %y: memref<1024xi32>) attributes {ming.num_inputs = 1 : i64} {

@@ -17,7 +17,7 @@ dfg.process @load(%mem: memref<16xi8>, %out: !dfg.out<i8, lanes = 2>) attributes
   scf.for %i = %c0 to %c16 step %c1 {
     %v = memref.load %mem[%i] : memref<16xi8>
     dfg.push %v, %out : !dfg.out<i8, lanes = 2>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.process @relu(%in: !dfg.in<i8, lanes = 2>, %out: !dfg.out<i8, lanes = 2>) attributes {kind = #dfg.kind<pure_parallel>} {
@@ -32,7 +32,7 @@ dfg.process @relu(%in: !dfg.in<i8, lanes = 2>, %out: !dfg.out<i8, lanes = 2>) at
     %rb = arith.maxsi %b, %zero : i8
     dfg.push %ra, %out : !dfg.out<i8, lanes = 2>
     dfg.push %rb, %out : !dfg.out<i8, lanes = 2>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.process @store(%in: !dfg.in<i8, lanes = 2>, %mem: memref<16xi8>) attributes {kind = #dfg.kind<store>} {
@@ -42,7 +42,7 @@ dfg.process @store(%in: !dfg.in<i8, lanes = 2>, %mem: memref<16xi8>) attributes 
   scf.for %i = %c0 to %c16 step %c1 {
     %v = dfg.pull %in : !dfg.in<i8, lanes = 2>
     memref.store %v, %mem[%i] : memref<16xi8>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.graph @keep(%x: memref<16xi8>, %y: memref<16xi8>) attributes {ming.num_inputs = 1 : i64} {

@@ -14,12 +14,11 @@
 // relu pulls at once (pre 0); its last slot issues at 12 and its last word
 // (copies 12..15) is read by copy 12, at 12 + 12 * 4 / 16 = 15: tail 1.
 // FOUR-LABEL: dfg.process @load(%{{.*}}: memref<64xi8>, %{{.*}}: !dfg.out<i8, lanes = 4>)
-// FOUR:       } {{{.*}}ming.pipeline_ii = 1 : i64, ming.unroll = 8 : i64}
+// FOUR:       } {ming.loop = #ming.loop<ii = 1, unroll = 8>
 // FOUR-LABEL: dfg.process @relu(%{{.*}}: !dfg.in<i8, lanes = 4>, %{{.*}}: !dfg.out<i8, lanes = 4>)
-// FOUR-SAME:  ming.dse.cycles = 16 : i64
-// FOUR-SAME:  ming.dse.ii = 4 : i64, ming.dse.pre = 0 : i64, ming.dse.tail = 1 : i64, ming.dse.unroll = {L0 = 16 : i64}
+// FOUR-SAME:  ming.estimate = #ming.estimate<cycles = 16, first_output = 3, pre = 0, tail = 1, dsp = 0, bram18k = 0, ii = 4, unroll = {L0 = 16 : i64}>
 // FOUR:       dfg.pull %{{.*}} : !dfg.in<i8, lanes = 4>
-// FOUR:       } {{{.*}}ming.pipeline_ii = 1 : i64, ming.unroll = 16 : i64}
+// FOUR:       } {ming.loop = #ming.loop<ii = 1, unroll = 16>, ming.loop_estimate = #ming.loop_estimate<ii = 4, depth = 3>}
 // FOUR-LABEL: dfg.process @store(%{{.*}}: !dfg.in<i8, lanes = 4>, %{{.*}}: memref<64xi8>)
 // FOUR-LABEL: dfg.graph @relu_graph
 // FOUR:       dfg.channel<i8, lanes = 4, depth = 2>
@@ -34,7 +33,7 @@ dfg.process @load(%mem: memref<64xi8>, %out: !dfg.out<i8>) attributes {kind = #d
   scf.for %i = %c0 to %c64 step %c1 {
     %v = memref.load %mem[%i] : memref<64xi8>
     dfg.push %v, %out : !dfg.out<i8>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.process @relu(%in: !dfg.in<i8>, %out: !dfg.out<i8>) attributes {kind = #dfg.kind<pure_parallel>} {
@@ -46,7 +45,7 @@ dfg.process @relu(%in: !dfg.in<i8>, %out: !dfg.out<i8>) attributes {kind = #dfg.
     %v = dfg.pull %in : !dfg.in<i8>
     %r = arith.maxsi %v, %zero : i8
     dfg.push %r, %out : !dfg.out<i8>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.process @store(%in: !dfg.in<i8>, %mem: memref<64xi8>) attributes {kind = #dfg.kind<store>} {
@@ -56,7 +55,7 @@ dfg.process @store(%in: !dfg.in<i8>, %mem: memref<64xi8>) attributes {kind = #df
   scf.for %i = %c0 to %c64 step %c1 {
     %v = dfg.pull %in : !dfg.in<i8>
     memref.store %v, %mem[%i] : memref<64xi8>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.graph @relu_graph(%x: memref<64xi8>, %y: memref<64xi8>) attributes {ming.num_inputs = 1 : i64} {

@@ -31,7 +31,7 @@ dfg.process @load(%mem: memref<16xi32>, %out: !dfg.out<i32>) attributes {kind = 
   scf.for %i = %c0 to %c16 step %c1 {
     %v = memref.load %mem[%i] : memref<16xi32>
     dfg.push %v, %out : !dfg.out<i32>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.process @square(%in: !dfg.in<i32>, %out: !dfg.out<i32>) attributes {kind = #dfg.kind<pure_parallel>} {
@@ -42,7 +42,7 @@ dfg.process @square(%in: !dfg.in<i32>, %out: !dfg.out<i32>) attributes {kind = #
     %v = dfg.pull %in : !dfg.in<i32>
     %r = arith.muli %v, %v : i32
     dfg.push %r, %out : !dfg.out<i32>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.process @store(%in: !dfg.in<i32>, %mem: memref<16xi32>) attributes {kind = #dfg.kind<store>} {
@@ -52,7 +52,7 @@ dfg.process @store(%in: !dfg.in<i32>, %mem: memref<16xi32>) attributes {kind = #
   scf.for %i = %c0 to %c16 step %c1 {
     %v = dfg.pull %in : !dfg.in<i32>
     memref.store %v, %mem[%i] : memref<16xi32>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 // A 32-bit product needs DSPs; there are none.

@@ -17,18 +17,18 @@
 
 // FOUR-LABEL: dfg.process @relu(%{{.*}}: !dfg.in<i8, lanes = 4>, %{{.*}}: !dfg.out<i8, lanes = 4>)
 // FOUR-LABEL: dfg.graph @relu_graph
-// FOUR-SAME:  ming.dse.objective = "dataflow", ming.dse.status = "optimal"
+// FOUR-SAME:  ming.design = #ming.design<cycles = 21, dsp = 0, bram18k = 0, objective = "dataflow", status = "optimal">
 
 // ONE-NOT:    lanes = {{[2-9]}}
 // ONE-LABEL:  dfg.graph @relu_graph
-// ONE-SAME:   ming.dse.objective = "sum", ming.dse.status = "optimal"
+// ONE-SAME:   objective = "sum", status = "optimal">
 
 // Candidate 0 of each: the cost model's first configuration (one lane,
 // nothing unrolled), written as directives with its figures.
 // GIVEN-LABEL: dfg.process @relu(%{{.*}}: !dfg.in<i8>, %{{.*}}: !dfg.out<i8>)
-// GIVEN-SAME:  ming.dse.cycles = 66 : i64
+// GIVEN-SAME:  ming.estimate = #ming.estimate<cycles = 66,
 // GIVEN-LABEL: dfg.graph @relu_graph
-// GIVEN-SAME:  ming.dse.status = "given"
+// GIVEN-SAME:  status = "given">
 
 dfg.process @load(%mem: memref<64xi8>, %out: !dfg.out<i8>) attributes {kind = #dfg.kind<load>} {
   %c0 = arith.constant 0 : index
@@ -37,7 +37,7 @@ dfg.process @load(%mem: memref<64xi8>, %out: !dfg.out<i8>) attributes {kind = #d
   scf.for %i = %c0 to %c64 step %c1 {
     %v = memref.load %mem[%i] : memref<64xi8>
     dfg.push %v, %out : !dfg.out<i8>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.process @relu(%in: !dfg.in<i8>, %out: !dfg.out<i8>) attributes {kind = #dfg.kind<pure_parallel>} {
@@ -49,7 +49,7 @@ dfg.process @relu(%in: !dfg.in<i8>, %out: !dfg.out<i8>) attributes {kind = #dfg.
     %v = dfg.pull %in : !dfg.in<i8>
     %r = arith.maxsi %v, %zero : i8
     dfg.push %r, %out : !dfg.out<i8>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.process @store(%in: !dfg.in<i8>, %mem: memref<64xi8>) attributes {kind = #dfg.kind<store>} {
@@ -59,7 +59,7 @@ dfg.process @store(%in: !dfg.in<i8>, %mem: memref<64xi8>) attributes {kind = #df
   scf.for %i = %c0 to %c64 step %c1 {
     %v = dfg.pull %in : !dfg.in<i8>
     memref.store %v, %mem[%i] : memref<64xi8>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.graph @relu_graph(%x: memref<64xi8>, %y: memref<64xi8>) attributes {ming.num_inputs = 1 : i64} {

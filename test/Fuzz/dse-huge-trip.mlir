@@ -15,7 +15,7 @@ dfg.process @fork(%m: memref<64xi8>, %a: !dfg.out<i8>, %b: !dfg.out<i8>) attribu
     %v = memref.load %m[%i] : memref<64xi8>
     dfg.push %v, %a : !dfg.out<i8>
     dfg.push %v, %b : !dfg.out<i8>
-  } {ming.pipeline_ii = 1 : i64, ming.dse.loop_ii = 1 : i64, ming.dse.loop_depth = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>, ming.loop_estimate = #ming.loop_estimate<ii = 1, depth = 1>}
 }
 dfg.process @slow(%in: !dfg.in<i8>, %o: !dfg.out<i8>) attributes {kind = #dfg.kind<pure_parallel>} {
   %c0 = arith.constant 0 : index
@@ -36,7 +36,7 @@ dfg.process @slow(%in: !dfg.in<i8>, %o: !dfg.out<i8>) attributes {kind = #dfg.ki
     scf.if %ge {
       dfg.push %v, %o : !dfg.out<i8>
     }
-  } {ming.pipeline_ii = 1 : i64, ming.dse.loop_ii = 1 : i64, ming.dse.loop_depth = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>, ming.loop_estimate = #ming.loop_estimate<ii = 1, depth = 1>}
 }
 dfg.process @join(%a: !dfg.in<i8>, %b: !dfg.in<i8>, %m: memref<64xi8>) attributes {kind = #dfg.kind<store>} {
   %c0 = arith.constant 0 : index
@@ -47,7 +47,7 @@ dfg.process @join(%a: !dfg.in<i8>, %b: !dfg.in<i8>, %m: memref<64xi8>) attribute
     %y = dfg.pull %b : !dfg.in<i8>
     %s = arith.addi %x, %y : i8
     memref.store %s, %m[%i] : memref<64xi8>
-  } {ming.pipeline_ii = 1 : i64, ming.dse.loop_ii = 1 : i64, ming.dse.loop_depth = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>, ming.loop_estimate = #ming.loop_estimate<ii = 1, depth = 1>}
 }
 dfg.graph @diamond(%x: memref<64xi8>, %y: memref<64xi8>) attributes {ming.num_inputs = 1 : i64} {
   %wa, %ra = dfg.channel<i8, lanes = 1, depth = 16>

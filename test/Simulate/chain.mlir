@@ -33,7 +33,7 @@ dfg.process @src(%m: memref<8xi8>, %o: !dfg.out<i8>) attributes {kind = #dfg.kin
   scf.for %i = %c0 to %c8 step %c1 {
     %v = memref.load %m[%i] : memref<8xi8>
     dfg.push %v, %o : !dfg.out<i8>
-  } {ming.pipeline_ii = 1 : i64, ming.dse.loop_ii = 1 : i64, ming.dse.loop_depth = 3 : i64}
+  } {ming.loop = #ming.loop<ii = 1>, ming.loop_estimate = #ming.loop_estimate<ii = 1, depth = 3>}
 }
 dfg.process @dst(%in: !dfg.in<i8>, %m: memref<4xi8>) attributes {kind = #dfg.kind<store>} {
   %c0 = arith.constant 0 : index
@@ -44,7 +44,7 @@ dfg.process @dst(%in: !dfg.in<i8>, %m: memref<4xi8>) attributes {kind = #dfg.kin
     %b = dfg.pull %in : !dfg.in<i8>
     %s = arith.addi %a, %b : i8
     memref.store %s, %m[%j] : memref<4xi8>
-  } {ming.pipeline_ii = 2 : i64, ming.dse.loop_ii = 2 : i64, ming.dse.loop_depth = 2 : i64}
+  } {ming.loop = #ming.loop<ii = 2>, ming.loop_estimate = #ming.loop_estimate<ii = 2, depth = 2>}
 }
 dfg.graph @chain(%x: memref<8xi8>, %y: memref<4xi8>) attributes {ming.num_inputs = 1 : i64} {
   %w, %r = dfg.channel<i8, lanes = 1, depth = 4>

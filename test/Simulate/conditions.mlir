@@ -32,7 +32,7 @@ dfg.process @src(%o: !dfg.out<i8, lanes = 2>) {
     scf.if %even {
       dfg.push %v, %o : !dfg.out<i8, lanes = 2>
     }
-  } {ming.pipeline_ii = 1 : i64, ming.dse.loop_ii = 1 : i64, ming.dse.loop_depth = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>, ming.loop_estimate = #ming.loop_estimate<ii = 1, depth = 1>}
 }
 dfg.process @dst(%in: !dfg.in<i8, lanes = 2>, %m: memref<8xi8>) {
   %c0 = arith.constant 0 : index
@@ -41,7 +41,7 @@ dfg.process @dst(%in: !dfg.in<i8, lanes = 2>, %m: memref<8xi8>) {
   scf.for %j = %c0 to %c8 step %c1 {
     %a = dfg.pull %in : !dfg.in<i8, lanes = 2>
     memref.store %a, %m[%j] : memref<8xi8>
-  } {ming.pipeline_ii = 1 : i64, ming.unroll = 2 : i64, ming.dse.loop_ii = 1 : i64, ming.dse.loop_depth = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1, unroll = 2>, ming.loop_estimate = #ming.loop_estimate<ii = 1, depth = 1>}
 }
 dfg.graph @cond(%y: memref<8xi8>) attributes {ming.num_inputs = 0 : i64} {
   %w, %r = dfg.channel<i8, lanes = 2, depth = 2>

@@ -14,7 +14,7 @@ dfg.process @filter(%in: !dfg.in<i8>, %o: !dfg.out<i8>) {
     scf.if %pos {
       dfg.push %v, %o : !dfg.out<i8>
     }
-  } {ming.pipeline_ii = 1 : i64, ming.dse.loop_ii = 1 : i64, ming.dse.loop_depth = 2 : i64}
+  } {ming.loop = #ming.loop<ii = 1>, ming.loop_estimate = #ming.loop_estimate<ii = 1, depth = 2>}
 }
 dfg.process @src(%m: memref<4xi8>, %o: !dfg.out<i8>) {
   %c0 = arith.constant 0 : index
@@ -23,7 +23,7 @@ dfg.process @src(%m: memref<4xi8>, %o: !dfg.out<i8>) {
   scf.for %i = %c0 to %c4 step %c1 {
     %v = memref.load %m[%i] : memref<4xi8>
     dfg.push %v, %o : !dfg.out<i8>
-  } {ming.pipeline_ii = 1 : i64, ming.dse.loop_ii = 1 : i64, ming.dse.loop_depth = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>, ming.loop_estimate = #ming.loop_estimate<ii = 1, depth = 1>}
 }
 dfg.process @dst(%in: !dfg.in<i8>) {
 }

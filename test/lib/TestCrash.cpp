@@ -1,5 +1,6 @@
 // ming-test-crash: dies on purpose, so lit can check that a crash inside a
 // pass is reported (pass, operation, exit status 70) and not a bare signal.
+#include "ming/Directives/Directives.h"
 #include "ming/Support/CrashReport.h"
 #include "TestPasses.h"
 
@@ -18,7 +19,7 @@ struct TestCrash : ming::impl::TestCrashBase<TestCrash> {
 
   void runOnOperation() override {
     getOperation()->walk([&](Operation *op) {
-      if (!op->hasAttr("ming.test_crash"))
+      if (!op->hasAttr(ming::directives::kTestCrash))
         return WalkResult::advance();
       ming::crash::Scope scope(op, "crashing on purpose at");
       if (kind == "abort")

@@ -19,6 +19,7 @@
 // Anything outside that contract is rejected with a located error; the pass
 // never builds IR that the emitHLS verifiers would have to reject.
 #include "ming/Conversion/Passes.h"
+#include "ming/Directives/Directives.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
@@ -38,10 +39,6 @@ namespace hls = ming::emithls;
 
 // The discardable attributes the directive defaults (and later the DSE) put
 // on process bodies.
-static constexpr StringLiteral kPipelineII = "ming.pipeline_ii";
-static constexpr StringLiteral kUnroll = "ming.unroll";
-static constexpr StringLiteral kLabel = "ming.label";
-static constexpr StringLiteral kPartitionComplete = "ming.partition_complete_dims";
 
 static constexpr StringLiteral kSupportedOps =
     "arith and math ops on scalars, scf.for with constant bounds, scf.if, scf.yield, "
@@ -180,9 +177,7 @@ private:
   LogicalResult addLoopPragmas(scf::ForOp loop, hls::ForOp hlsFor);
   FailureOr<std::string> loopLabel(scf::ForOp loop);
   /// One ARRAY_PARTITION complete per dimension listed on `op`.
-  LogicalResult addPartitions(Operation *op, Value array, llvm::SmallDenseSet<int64_t> &done);
-  /// One ARRAY_PARTITION cyclic per (dim, factor) pair of ming.partition_cyclic (the DSE's).
-  LogicalResult addCyclicPartitions(Operation *op, Value array, llvm::SmallDenseSet<int64_t> &done);
+  void addPartitions(Operation *op, Value array, llvm::SmallDenseSet<int64_t> &done);
 
   const llvm::StringMap<memref::GlobalOp> &globals;
   OpBuilder *builder = nullptr;
@@ -385,13 +380,9 @@ LogicalResult ProcessLowering::lowerFor(scf::ForOp loop) {
 }
 
 FailureOr<std::string> ProcessLowering::loopLabel(scf::ForOp loop) {
-  Attribute attr = loop->getAttr(kLabel);
-  if (!attr)
+  StringAttr name = directives::getLoop(loop).getLabel();
+  if (!name)
     return std::string();
-  auto name = dyn_cast<StringAttr>(attr);
-  if (!name || !hls::isCIdentifier(name.getValue()))
-    return loop.emitOpError() << kLabel << " must be a string holding a C identifier, got "
-                              << attr;
   std::string label = name.getValue().str();
   for (unsigned n = 1; !labels.insert(label).second; ++n)
     label = (name.getValue() + "_" + Twine(n)).str();
@@ -400,27 +391,18 @@ FailureOr<std::string> ProcessLowering::loopLabel(scf::ForOp loop) {
 
 LogicalResult ProcessLowering::addLoopPragmas(scf::ForOp loop, hls::ForOp hlsFor) {
   Location loc = loop.getLoc();
-  if (Attribute attr = loop->getAttr(kPipelineII)) {
-    auto ii = dyn_cast<IntegerAttr>(attr);
-    if (!ii || ii.getInt() < 1)
-      return loop.emitOpError() << kPipelineII << " must be an integer >= 1, got " << attr;
+  directives::LoopAttr directive = directives::getLoop(loop);
+  if (directive.isPipelined())
     hls::PragmaPipelineOp::create(*builder, loc, /*off=*/false,
-                                  builder->getI64IntegerAttr(ii.getInt()));
-  }
-  if (Attribute attr = loop->getAttr(kUnroll)) {
-    auto factor = dyn_cast<IntegerAttr>(attr);
-    if (!factor || factor.getInt() < 0)
-      return loop.emitOpError() << kUnroll
-                                << " must be an integer >= 0 (0 unrolls fully), got " << attr;
+                                  builder->getI64IntegerAttr(directive.getIi()));
+  if (int64_t factor = directive.getUnroll(); factor != 1) {
     uint64_t tripCount = hlsFor.getTripCount();
-    if (factor.getInt() > 0 && uint64_t(factor.getInt()) > tripCount)
-      return loop.emitOpError() << kUnroll << " factor " << factor.getInt()
+    if (factor > 0 && uint64_t(factor) > tripCount)
+      return loop.emitOpError() << "unroll factor " << factor << " of " << directive
                                 << " exceeds the trip count " << tripCount;
     // Factor 0 means full unrolling: the pragma without a factor.
     hls::PragmaUnrollOp::create(*builder, loc,
-                                factor.getInt() == 0
-                                    ? IntegerAttr()
-                                    : builder->getI64IntegerAttr(factor.getInt()));
+                                factor == 0 ? IntegerAttr() : builder->getI64IntegerAttr(factor));
   }
   return success();
 }
@@ -458,60 +440,31 @@ LogicalResult ProcessLowering::lowerIf(scf::IfOp op) {
 // Memory
 //===----------------------------------------------------------------------===//
 
-LogicalResult ProcessLowering::addPartitions(Operation *op, Value array,
-                                             llvm::SmallDenseSet<int64_t> &done) {
-  if (failed(addCyclicPartitions(op, array, done)))
-    return failure();
-  Attribute attr = op->getAttr(kPartitionComplete);
-  if (!attr)
-    return success();
-  auto dims = dyn_cast<DenseI64ArrayAttr>(attr);
-  if (!dims)
-    return op->emitOpError() << kPartitionComplete << " must be an array<i64: ...>, got "
-                             << attr;
-  int64_t rank = cast<hls::ArrayType>(array.getType()).getShape().size();
-  for (int64_t dim : dims.asArrayRef()) {
-    if (dim < 1 || dim > rank)
-      return op->emitOpError() << kPartitionComplete << " lists dimension " << dim
-                               << ", but the array has dimensions 1.." << rank;
-    if (done.insert(dim).second)
-      hls::PragmaArrayPartitionOp::create(*builder, op->getLoc(), array,
-                                          hls::PartitionKind::Complete, IntegerAttr(), dim);
-  }
-  return success();
-}
-
-/// `ming.partition_cyclic = array<i64: dim, factor, ...>` (1-based dims, set
-/// by the DSE): ARRAY_PARTITION cyclic; `done` holds -dim once emitted.
-LogicalResult ProcessLowering::addCyclicPartitions(Operation *op, Value array,
-                                                   llvm::SmallDenseSet<int64_t> &done) {
-  Attribute attr = op->getAttr("ming.partition_cyclic");
-  if (!attr)
-    return success();
-  auto spec = dyn_cast<DenseI64ArrayAttr>(attr);
-  ArrayRef<int64_t> shape = cast<hls::ArrayType>(array.getType()).getShape();
-  if (!spec || spec.size() % 2 != 0)
-    return op->emitOpError("ming.partition_cyclic must be an array<i64: dim, factor, ...>, got ")
-           << attr;
-  for (size_t i = 0; i < spec.size(); i += 2) {
-    int64_t dim = spec[i], factor = spec[i + 1];
-    if (dim < 1 || dim > int64_t(shape.size()) || factor < 2 || factor > shape[dim - 1])
-      return op->emitOpError("ming.partition_cyclic: dimension ")
-             << dim << " with factor " << factor << " does not fit the array";
+/// ARRAY_PARTITION pragmas of the buffer's #ming.partition (the dialect's
+/// verifier checked it against the buffer's type): the DSE's cyclic banks,
+/// then the complete dimensions. `done` holds dim (complete) or -dim (cyclic)
+/// once emitted, for a ROM read through several memref.get_global ops.
+void ProcessLowering::addPartitions(Operation *op, Value array,
+                                    llvm::SmallDenseSet<int64_t> &done) {
+  directives::PartitionAttr partition = directives::getPartition(op);
+  ArrayRef<int64_t> cyclic = partition.getCyclic();
+  for (size_t i = 0; i < cyclic.size(); i += 2) {
+    int64_t dim = cyclic[i], factor = cyclic[i + 1];
     if (done.insert(-dim).second)
       hls::PragmaArrayPartitionOp::create(*builder, op->getLoc(), array,
                                           hls::PartitionKind::Cyclic,
                                           builder->getI64IntegerAttr(factor), dim);
   }
-  return success();
+  for (int64_t dim : partition.getComplete())
+    if (done.insert(dim).second)
+      hls::PragmaArrayPartitionOp::create(*builder, op->getLoc(), array,
+                                          hls::PartitionKind::Complete, IntegerAttr(), dim);
 }
 
 LogicalResult ProcessLowering::lowerAlloca(memref::AllocaOp op) {
   MemRefType type = op.getType();
   // A rank-0 buffer is a scalar: a C++ variable.
   if (type.getRank() == 0) {
-    if (op->hasAttr(kPartitionComplete))
-      return op.emitOpError() << kPartitionComplete << " on a rank-0 buffer, which is a scalar";
     FailureOr<Value> var = createVar(op.getLoc(), type.getElementType(), Value(), op);
     if (failed(var))
       return failure();
@@ -525,7 +478,8 @@ LogicalResult ProcessLowering::lowerAlloca(memref::AllocaOp op) {
                                      ElementsAttr());
   mapping.map(op.getResult(), array);
   llvm::SmallDenseSet<int64_t> done;
-  return addPartitions(op, array, done);
+  addPartitions(op, array, done);
+  return success();
 }
 
 /// A constant global (weights) becomes a `rom` array declared at the top of
@@ -557,8 +511,7 @@ LogicalResult ProcessLowering::lowerGetGlobal(memref::GetGlobalOp op) {
   // Partition pragmas follow the ROM's declaration (and its earlier pragmas).
   OpBuilder::InsertionGuard guard(*builder);
   builder->setInsertionPointAfter(romInsertPoint);
-  if (failed(addPartitions(op, it->second.array, it->second.partitioned)))
-    return failure();
+  addPartitions(op, it->second.array, it->second.partitioned);
   romInsertPoint = &*std::prev(builder->getInsertionPoint());
   mapping.map(op.getResult(), it->second.array);
   return success();
@@ -905,9 +858,9 @@ static LogicalResult lowerGraph(dfg::GraphOp graph, OpBuilder &b,
 
   Location loc = graph.getLoc();
   auto func = hls::FuncOp::create(b, loc, graph.getSymName(), *type, ArrayAttr(), ArrayAttr());
-  func->setAttr("ming.top", b.getUnitAttr());
-  if (Attribute numInputs = graph->getAttr("ming.num_inputs"))
-    func->setAttr("ming.num_inputs", numInputs);
+  func->setAttr(directives::kTop, b.getUnitAttr());
+  if (Attribute numInputs = graph->getAttr(directives::kNumInputs))
+    func->setAttr(directives::kNumInputs, numInputs);
   Block &source = graph.getBody().front();
   SmallVector<Location> argLocs =
       llvm::map_to_vector(source.getArguments(), [](BlockArgument a) { return a.getLoc(); });
@@ -953,7 +906,7 @@ static LogicalResult lowerGraph(dfg::GraphOp graph, OpBuilder &b,
       for (unsigned n = 1; !names.insert(name).second; ++n)
         name = base + "_" + std::to_string(n);
       auto stream = hls::StreamOp::create(b, channel.getLoc(), *streamType);
-      stream->setAttr("ming.name", b.getStringAttr(name));
+      stream->setAttr(directives::kName, b.getStringAttr(name));
       hls::PragmaStreamOp::create(b, channel.getLoc(), stream, channel.getDepth());
       mapping.map(channel.getWrite(), stream);
       mapping.map(channel.getRead(), stream);

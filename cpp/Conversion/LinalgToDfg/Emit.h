@@ -5,6 +5,7 @@
 #define MING_CONVERSION_LINALGTODFG_EMIT_H
 
 #include "Bodies.h"
+#include "ming/Directives/Directives.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -60,8 +61,14 @@ struct Emitter {
     rec(0);
   }
 
-  void pipeline(scf::ForOp op) { op->setAttr("ming.pipeline_ii", b.getI64IntegerAttr(1)); }
-  void unrollFull(scf::ForOp op) { op->setAttr("ming.unroll", b.getI64IntegerAttr(0)); }
+  void pipeline(scf::ForOp op) {
+    directives::LoopAttr loop = directives::getLoop(op);
+    directives::setLoop(op, loop.with(1, loop.getUnroll()));
+  }
+  void unrollFull(scf::ForOp op) {
+    directives::LoopAttr loop = directives::getLoop(op);
+    directives::setLoop(op, loop.with(loop.getIi(), 0));
+  }
 
   Value add(Value a, Value c) { return arith::AddIOp::create(b, loc, a, c); }
   Value mul(Value a, int64_t c) { return c == 1 ? a : arith::MulIOp::create(b, loc, a, idx(c)); }

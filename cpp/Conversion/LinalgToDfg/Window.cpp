@@ -240,11 +240,12 @@ struct WindowBuilder : ComputeBody {
   void buffers() {
     if (keff[0] > 1) {
       lines = e.buffer({keff[0] - 1, padded[1], channels}, elem);
-      lines.getDefiningOp()->setAttr("ming.partition_complete_dims", b.getDenseI64ArrayAttr({1}));
+      directives::setPartition(lines.getDefiningOp(),
+                               directives::PartitionAttr::get(b.getContext(), {1}, {}));
     }
     window = e.buffer({keff[0], keff[1], channels}, elem);
-    window.getDefiningOp()->setAttr("ming.partition_complete_dims",
-                                    b.getDenseI64ArrayAttr({1, 2}));
+    directives::setPartition(window.getDefiningOp(),
+                             directives::PartitionAttr::get(b.getContext(), {1, 2}, {}));
     // Start from the pad value: the shifts then never copy an indeterminate
     // value (undefined behaviour in C++), at a cost of one pass over the
     // buffers before the first pixel.

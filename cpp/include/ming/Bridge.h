@@ -35,6 +35,8 @@ DseEstimate dse_estimate(size_t module, rust::Str target);
 rust::String builtin_target();
 rust::String check_target(rust::Str path);
 void register_dse_solver();
+struct LoopDirectives;
+LoopDirectives loop_directives(size_t op);
 } // namespace ming::bridge
 
 #endif

@@ -54,10 +54,11 @@ def ConvertDfgToEmitHLS : Pass<"convert-dfg-to-emithls", "mlir::ModuleOp"> {
     `memref.load`/`store` array accesses; `memref.get_global` of a constant
     global a `rom` array declared once at the top of the function;
     `dfg.pull`/`push` stream reads and writes; arith and math ops stay.
-    Directives: `ming.pipeline_ii = N` on a loop gives PIPELINE II=N,
-    `ming.unroll = N` UNROLL (0: full), `ming.label` the loop label (made
-    unique in the function), `ming.partition_complete_dims` on a buffer or
-    global one ARRAY_PARTITION complete per listed (1-based) dimension.
+    Directives (the `ming` dialect's, checked by its verifier):
+    `#ming.loop<ii = N>` on a loop gives PIPELINE II=N, `unroll = N` UNROLL
+    (0: full), `label` the loop label (made unique in the function);
+    `#ming.partition<complete = [...], cyclic = [dim, factor, ...]>` on a
+    buffer or global one ARRAY_PARTITION per dimension.
 
     The `dfg.graph` becomes the top function (attributes `ming.top` and
     `ming.num_inputs`): per memory argument an `m_axi` interface (bundle

@@ -20,6 +20,8 @@ def Dfg_Dialect : Dialect {
   let cppNamespace = "::ming::dfg";
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+  // Its ops carry `ming.*` directives, which that dialect verifies.
+  let dependentDialects = ["::ming::directives::MingDialect"];
 }
 
 class Dfg_Type<string name, string typeMnemonic, list<Trait> traits = []>

@@ -20,6 +20,8 @@ def EmitHLS_Dialect : Dialect {
   let cppNamespace = "::ming::emithls";
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+  // Its ops carry `ming.*` directives, which that dialect verifies.
+  let dependentDialects = ["::ming::directives::MingDialect"];
 }
 
 class EmitHLS_Type<string name, string typeMnemonic, list<Trait> traits = []>

@@ -15,9 +15,10 @@ def Dse : Pass<"ming-dse", "mlir::ModuleOp"> {
     one per instance so that lanes agree on every channel and the DSPs and
     BRAM18Ks fit `dsp` and `bram`, minimising the graph's dataflow latency
     (or the paper's sum of stage latencies). The choice is written back as
-    directives (`ming.unroll`, `ming.pipeline_ii`, `ming.partition_cyclic`,
-    lanes in the channel and port types), FIFO depths, and `ming.dse.*`
-    figures on the processes and the graph.
+    directives (`#ming.loop`, `#ming.partition` cyclic banks, lanes in the
+    channel and port types), FIFO depths, and the figures (`#ming.estimate`
+    on the processes, `#ming.loop_estimate` on their pipelines, `#ming.design`
+    on the graph).
 
     The ILP is HiGHS, solved by the process that runs the pass: ming-opt
     registers it. A plugin loaded into mlir-opt has no solver; there

@@ -32,7 +32,7 @@ dfg.process @load(%mem: memref<1x2x4x4xi8>, %out: !dfg.out<i8>)
       scf.for %c = %c0 to %c2 step %c1 {
         %v = memref.load %mem[%c0, %c, %h, %w] : memref<1x2x4x4xi8>
         dfg.push %v, %out : !dfg.out<i8>
-      } {ming.pipeline_ii = 1 : i64}
+      } {ming.loop = #ming.loop<ii = 1>}
     }
   }
 }
@@ -58,7 +58,7 @@ dfg.process @relu(%in: !dfg.in<i8>, %out: !dfg.out<i8>)
     %v = dfg.pull %in : !dfg.in<i8>
     %r = arith.maxsi %v, %zero : i8
     dfg.push %r, %out : !dfg.out<i8>
-  } {ming.pipeline_ii = 1 : i64, ming.label = "relu"}
+  } {ming.loop = #ming.loop<ii = 1, label = "relu">}
 }
 
 // CHECK-LABEL: emitHLS.func @store(

@@ -111,11 +111,11 @@ dfg.process @conv(%in: !dfg.in<i8>, %out: !dfg.out<i32>)
   %c6 = arith.constant 6 : index
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %lines = memref.alloca() {ming.partition_complete_dims = array<i64: 1>} : memref<2x6xi8>
-  %win = memref.alloca() {ming.partition_complete_dims = array<i64: 1, 2>} : memref<3x3xi8>
+  %lines = memref.alloca() {ming.partition = #ming.partition<complete = [1]>} : memref<2x6xi8>
+  %win = memref.alloca() {ming.partition = #ming.partition<complete = [1, 2]>} : memref<3x3xi8>
   %count = memref.alloca() : memref<i32>
   memref.store %zero, %count[] : memref<i32>
-  %w = memref.get_global @w : memref<2x3x3xi8> {ming.partition_complete_dims = array<i64: 2, 3>}
+  %w = memref.get_global @w : memref<2x3x3xi8> {ming.partition = #ming.partition<complete = [2, 3]>}
   scf.for %h = %c0 to %c6 step %c1 {
     scf.for %x = %c0 to %c6 step %c1 {
       %v = dfg.pull %in : !dfg.in<i8>
@@ -124,8 +124,8 @@ dfg.process @conv(%in: !dfg.in<i8>, %out: !dfg.out<i32>)
           %next = arith.addi %kw, %c1 : index
           %t = memref.load %win[%kh, %next] : memref<3x3xi8>
           memref.store %t, %win[%kh, %kw] : memref<3x3xi8>
-        } {ming.unroll = 0 : i64}
-      } {ming.unroll = 0 : i64, ming.label = "shift"}
+        } {ming.loop = #ming.loop<unroll = 0>}
+      } {ming.loop = #ming.loop<unroll = 0, label = "shift">}
       %l0 = memref.load %lines[%c0, %x] : memref<2x6xi8>
       %l1 = memref.load %lines[%c1, %x] : memref<2x6xi8>
       memref.store %l0, %win[%c0, %c2] : memref<3x3xi8>
@@ -149,9 +149,9 @@ dfg.process @conv(%in: !dfg.in<i8>, %out: !dfg.out<i32>)
               %p = arith.muli %x32, %w32 : i32
               %s = arith.addi %a1, %p : i32
               scf.yield %s : i32
-            } {ming.unroll = 3 : i64}
+            } {ming.loop = #ming.loop<unroll = 3>}
             scf.yield %a2 : i32
-          } {ming.unroll = 0 : i64, ming.label = "shift"}
+          } {ming.loop = #ming.loop<unroll = 0, label = "shift">}
           %neg = arith.cmpi slt, %acc, %zero : i32
           %r = scf.if %neg -> (i32) {
             scf.yield %zero : i32
@@ -159,13 +159,13 @@ dfg.process @conv(%in: !dfg.in<i8>, %out: !dfg.out<i32>)
             scf.yield %acc : i32
           }
           dfg.push %r, %out : !dfg.out<i32>
-        } {ming.unroll = 2 : i64, ming.label = "co"}
+        } {ming.loop = #ming.loop<unroll = 2, label = "co">}
         %n = memref.load %count[] : memref<i32>
         %n1 = arith.addi %n, %one : i32
         memref.store %n1, %count[] : memref<i32>
       }
-    } {ming.pipeline_ii = 1 : i64, ming.label = "col"}
-  } {ming.label = "row"}
+    } {ming.loop = #ming.loop<ii = 1, label = "col">}
+  } {ming.loop = #ming.loop<label = "row">}
 }
 
 // CHECK-LABEL: emitHLS.func @tap(
@@ -247,7 +247,7 @@ dfg.process @load(%mem: memref<1x1x6x6xi8>, %out: !dfg.out<i8>)
     scf.for %w = %c0 to %c6 step %c1 {
       %v = memref.load %mem[%c0, %c0, %h, %w] : memref<1x1x6x6xi8>
       dfg.push %v, %out : !dfg.out<i8>
-    } {ming.pipeline_ii = 1 : i64}
+    } {ming.loop = #ming.loop<ii = 1>}
   }
 }
 
@@ -262,7 +262,7 @@ dfg.process @store(%in: !dfg.in<i32>, %mem: memref<1x2x4x4xi32>)
       scf.for %c = %c0 to %c2 step %c1 {
         %v = dfg.pull %in : !dfg.in<i32>
         memref.store %v, %mem[%c0, %c, %h, %w] : memref<1x2x4x4xi32>
-      } {ming.pipeline_ii = 1 : i64}
+      } {ming.loop = #ming.loop<ii = 1>}
     }
   }
 }

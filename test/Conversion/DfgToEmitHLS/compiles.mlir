@@ -23,7 +23,7 @@ dfg.process @load(%mem: memref<8xf32>, %out: !dfg.out<f32>) attributes {kind = #
   scf.for %i = %c0 to %c8 step %c1 {
     %v = memref.load %mem[%i] : memref<8xf32>
     dfg.push %v, %out : !dfg.out<f32>
-  } {ming.pipeline_ii = 1 : i64, ming.label = "load_x"}
+  } {ming.loop = #ming.loop<ii = 1, label = "load_x">}
 }
 
 dfg.process @fork(%in: !dfg.in<f32>, %a: !dfg.out<f32>, %b: !dfg.out<f32>) attributes {kind = #dfg.kind<fork>} {
@@ -34,7 +34,7 @@ dfg.process @fork(%in: !dfg.in<f32>, %a: !dfg.out<f32>, %b: !dfg.out<f32>) attri
     %v = dfg.pull %in : !dfg.in<f32>
     dfg.push %v, %a : !dfg.out<f32>
     dfg.push %v, %b : !dfg.out<f32>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.process @relu(%in: !dfg.in<f32>, %out: !dfg.out<f32>) attributes {kind = #dfg.kind<pure_parallel>} {
@@ -46,7 +46,7 @@ dfg.process @relu(%in: !dfg.in<f32>, %out: !dfg.out<f32>) attributes {kind = #df
     %v = dfg.pull %in : !dfg.in<f32>
     %r = arith.maximumf %v, %zero : f32
     dfg.push %r, %out : !dfg.out<f32>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.process @add(%a: !dfg.in<f32>, %b: !dfg.in<f32>, %out: !dfg.out<f32>) attributes {kind = #dfg.kind<pure_parallel>} {
@@ -58,7 +58,7 @@ dfg.process @add(%a: !dfg.in<f32>, %b: !dfg.in<f32>, %out: !dfg.out<f32>) attrib
     %y = dfg.pull %b : !dfg.in<f32>
     %s = arith.addf %x, %y : f32
     dfg.push %s, %out : !dfg.out<f32>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.process @store(%in: !dfg.in<f32>, %mem: memref<8xf32>) attributes {kind = #dfg.kind<store>} {
@@ -68,7 +68,7 @@ dfg.process @store(%in: !dfg.in<f32>, %mem: memref<8xf32>) attributes {kind = #d
   scf.for %i = %c0 to %c8 step %c1 {
     %v = dfg.pull %in : !dfg.in<f32>
     memref.store %v, %mem[%i] : memref<8xf32>
-  } {ming.pipeline_ii = 1 : i64, ming.label = "store_y"}
+  } {ming.loop = #ming.loop<ii = 1, label = "store_y">}
 }
 
 dfg.graph @residual(%x: memref<8xf32>, %y: memref<8xf32>) attributes {ming.num_inputs = 1 : i64} {

@@ -1,4 +1,5 @@
 // Every input the conversion rejects: one located error each, never a crash.
+// (Ill-formed directives are the ming dialect's to refuse: test/Dialect/Ming.)
 // RUN: ming-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(convert-dfg-to-emithls)'
 
 // expected-error@+1 {{holds no dfg.graph; exactly one is needed for the top function}}
@@ -154,33 +155,6 @@ dfg.graph @top(%x: memref<4xi8>) {
 
 // -----
 
-dfg.process @p(%in: !dfg.in<i8>) {
-  // expected-error@+1 {{'memref.alloca' op ming.partition_complete_dims lists dimension 3, but the array has dimensions 1..2}}
-  %buf = memref.alloca() {ming.partition_complete_dims = array<i64: 1, 3>} : memref<2x4xi8>
-}
-dfg.graph @top(%x: memref<4xi8>) {
-}
-
-// -----
-
-dfg.process @p(%in: !dfg.in<i8>) {
-  // expected-error@+1 {{'memref.alloca' op ming.partition_complete_dims must be an array<i64: ...>, got [1]}}
-  %buf = memref.alloca() {ming.partition_complete_dims = [1]} : memref<2x4xi8>
-}
-dfg.graph @top(%x: memref<4xi8>) {
-}
-
-// -----
-
-dfg.process @p(%in: !dfg.in<i8>) {
-  // expected-error@+1 {{'memref.alloca' op ming.partition_complete_dims on a rank-0 buffer, which is a scalar}}
-  %acc = memref.alloca() {ming.partition_complete_dims = array<i64: 1>} : memref<i32>
-}
-dfg.graph @top(%x: memref<4xi8>) {
-}
-
-// -----
-
 memref.global "private" @state : memref<4xi8> = dense<0>
 dfg.process @p(%out: !dfg.out<i8>) {
   // expected-error@+1 {{'memref.get_global' op reads @state, but only constant globals with a dense or dense_resource initial value (weights) are supported}}
@@ -233,48 +207,9 @@ dfg.process @p(%in: !dfg.in<i8>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error@+1 {{'scf.for' op ming.pipeline_ii must be an integer >= 1, got 0 : i64}}
+  // expected-error@+1 {{'scf.for' op unroll factor 8 of #ming.loop<unroll = 8> exceeds the trip count 4}}
   scf.for %i = %c0 to %c4 step %c1 {
-  } {ming.pipeline_ii = 0 : i64}
-}
-dfg.graph @top(%x: memref<4xi8>) {
-}
-
-// -----
-
-dfg.process @p(%in: !dfg.in<i8>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  // expected-error@+1 {{'scf.for' op ming.unroll factor 8 exceeds the trip count 4}}
-  scf.for %i = %c0 to %c4 step %c1 {
-  } {ming.unroll = 8 : i64}
-}
-dfg.graph @top(%x: memref<4xi8>) {
-}
-
-// -----
-
-dfg.process @p(%in: !dfg.in<i8>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  // expected-error@+1 {{'scf.for' op ming.unroll must be an integer >= 0 (0 unrolls fully), got -1 : i64}}
-  scf.for %i = %c0 to %c4 step %c1 {
-  } {ming.unroll = -1 : i64}
-}
-dfg.graph @top(%x: memref<4xi8>) {
-}
-
-// -----
-
-dfg.process @p(%in: !dfg.in<i8>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  // expected-error@+1 {{'scf.for' op ming.label must be a string holding a C identifier, got "row-1"}}
-  scf.for %i = %c0 to %c4 step %c1 {
-  } {ming.label = "row-1"}
+  } {ming.loop = #ming.loop<unroll = 8>}
 }
 dfg.graph @top(%x: memref<4xi8>) {
 }

@@ -78,7 +78,7 @@ dfg.process @load(%mem: memref<2x8xi8>, %out: !dfg.out<i8, lanes = 4>) attribute
     scf.for %j = %c0 to %c8 step %c1 {
       %v = memref.load %mem[%i, %j] : memref<2x8xi8>
       dfg.push %v, %out : !dfg.out<i8, lanes = 4>
-    } {ming.pipeline_ii = 1 : i64}
+    } {ming.loop = #ming.loop<ii = 1>}
   }
 }
 
@@ -136,7 +136,7 @@ dfg.process @relu(%in: !dfg.in<i8, lanes = 4>, %out: !dfg.out<i8, lanes = 2>) at
     %s = arith.maxsi %u, %zero : i8
     dfg.push %r, %out : !dfg.out<i8, lanes = 2>
     dfg.push %s, %out : !dfg.out<i8, lanes = 2>
-  } {ming.pipeline_ii = 1 : i64, ming.unroll = 2 : i64}
+  } {ming.loop = #ming.loop<ii = 1, unroll = 2>}
 }
 
 // A loop from 1 step 2: the lane is ((j - 1) / 2) % 2.
@@ -163,7 +163,7 @@ dfg.process @store(%in: !dfg.in<i8, lanes = 2>, %mem: memref<2x8xi8>) attributes
       %jm = arith.subi %j, %c1 : index
       %jj = arith.divui %jm, %c2 : index
       memref.store %v, %mem[%i, %jj] : memref<2x8xi8>
-    } {ming.pipeline_ii = 1 : i64}
+    } {ming.loop = #ming.loop<ii = 1>}
   }
 }
 

@@ -19,7 +19,7 @@
 // CHECK-DAG: %[[N:.*]] = arith.divui %[[I]], %c72
 // CHECK: %[[V:.*]] = memref.load %[[MEM]][%[[N]], %[[C]], %[[H]], %[[W]]]
 // CHECK: dfg.push %[[V]], %[[OUT]]
-// CHECK: } {ming.pipeline_ii = 1 : i64}
+// CHECK: } {ming.loop = #ming.loop<ii = 1>}
 
 // CHECK-LABEL: dfg.process @window1
 // First output after padded row 0, real row 0 (6 pixels) and 2 pixels of row
@@ -27,8 +27,8 @@
 // The ports move 72 and 144 elements in all (the padding is never pulled).
 // CHECK-SAME: attributes {kind = #dfg.kind<sliding_window>, ming.input_elements = 72 : i64, ming.lookahead = 20 : i64, ming.port_elements = array<i64: 72, 144>}
 // Line buffer: K-1 = 2 rows of the padded width 8, 2 channels; window 3x3x2.
-// CHECK-DAG: memref.alloca() {ming.partition_complete_dims = array<i64: 1>} : memref<2x8x2xf32>
-// CHECK-DAG: memref.alloca() {ming.partition_complete_dims = array<i64: 1, 2>} : memref<3x3x2xf32>
+// CHECK-DAG: memref.alloca() {ming.partition = #ming.partition<complete = [1]>} : memref<2x8x2xf32>
+// CHECK-DAG: memref.alloca() {ming.partition = #ming.partition<complete = [1, 2]>} : memref<3x3x2xf32>
 // Rows and columns of the padded image; the pad value enters where no pixel is pulled.
 // CHECK: scf.for %{{.*}} to %c8
 // CHECK: scf.for %{{.*}} to %c8
@@ -36,7 +36,7 @@
 // CHECK-NEXT: dfg.pull
 // CHECK: } else {
 // CHECK-NEXT: arith.constant 0.000000e+00 : f32
-// CHECK: } {ming.unroll = 0 : i64}
+// CHECK: } {ming.loop = #ming.loop<unroll = 0>}
 // Per complete window: 4 filters, accumulating over c, kh, kw from the fill value.
 // CHECK: scf.for %{{.*}} to %c4
 // CHECK: %[[INIT:[a-z0-9_]+]] = arith.constant 0.000000e+00 : f32
@@ -45,7 +45,7 @@
 // CHECK: arith.mulf
 // CHECK: arith.addf
 // CHECK: dfg.push
-// CHECK: } {ming.pipeline_ii = 1 : i64}
+// CHECK: } {ming.loop = #ming.loop<ii = 1>}
 
 // The elementwise layer pulls one value per element in the same pixel-major
 // order, in one flat loop as well.

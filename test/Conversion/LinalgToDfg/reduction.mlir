@@ -11,7 +11,7 @@
 // CHECK: scf.for %[[K0:[a-z0-9_]+]] = %{{.*}} to %c8
 // CHECK: %[[P:[a-z0-9_]+]] = dfg.pull %[[IN]]
 // CHECK: memref.store %[[P]], %[[ROW]][%{{.*}}, %[[K0]]]
-// CHECK: } {ming.pipeline_ii = 1 : i64}
+// CHECK: } {ming.loop = #ming.loop<ii = 1>}
 // Then per row m one pipeline of 3 slots, one output each, each pulling
 // ceil(8 / 3) = 3 elements of row m+1 (the last slot only 2), with nothing
 // else in the m loop (a perfect nest, flattened).
@@ -39,7 +39,7 @@
 // CHECK: %[[WG:[a-z0-9_]+]] = memref.get_global @weights
 // CHECK: memref.load %[[WG]][%[[K]], %[[J]]]
 // CHECK: dfg.push %[[R]], %[[OUT]]
-// CHECK: } {ming.pipeline_ii = 1 : i64}
+// CHECK: } {ming.loop = #ming.loop<ii = 1>}
 func.func @mm(%x: tensor<4x8xi8>) -> tensor<4x3xi32> {
   %w = arith.constant dense<[[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 0, -1], [2, -2, 0]]> : tensor<8x3xi8>
   %c0 = arith.constant 0 : i32

@@ -11,7 +11,7 @@ dfg.process @load(%mem: memref<32xi8>, %out: !dfg.out<i8>) attributes {kind = #d
   scf.for %i = %c0 to %c32 step %c1 {
     %v = memref.load %mem[%i] : memref<32xi8>
     dfg.push %v, %out : !dfg.out<i8>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.process @dot(%in: !dfg.in<i8>, %out: !dfg.out<i32>) attributes {kind = #dfg.kind<regular_reduction>} {
@@ -24,7 +24,7 @@ dfg.process @dot(%in: !dfg.in<i8>, %out: !dfg.out<i32>) attributes {kind = #dfg.
   scf.for %k = %c0 to %c32 step %c1 {
     %v = dfg.pull %in : !dfg.in<i8>
     memref.store %v, %buf[%k] : memref<32xi8>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
   scf.for %j = %c0 to %c4 step %c1 {
     %acc = scf.for %k = %c0 to %c32 step %c1 iter_args(%a = %zero) -> (i32) {
       %x = memref.load %buf[%k] : memref<32xi8>
@@ -37,7 +37,7 @@ dfg.process @dot(%in: !dfg.in<i8>, %out: !dfg.out<i32>) attributes {kind = #dfg.
       scf.yield %s : i32
     }
     dfg.push %acc, %out : !dfg.out<i32>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.process @store(%in: !dfg.in<i32>, %mem: memref<4xi32>) attributes {kind = #dfg.kind<store>} {
@@ -47,7 +47,7 @@ dfg.process @store(%in: !dfg.in<i32>, %mem: memref<4xi32>) attributes {kind = #d
   scf.for %i = %c0 to %c4 step %c1 {
     %v = dfg.pull %in : !dfg.in<i32>
     memref.store %v, %mem[%i] : memref<4xi32>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.graph @dot_layer(%x: memref<32xi8>, %y: memref<4xi32>) attributes {ming.num_inputs = 1 : i64} {

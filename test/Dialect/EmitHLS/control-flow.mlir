@@ -22,8 +22,8 @@ emitHLS.func @loops(%out: !emitHLS.stream<i32>) {
   emitHLS.for %i = 5 to 5 step 1 {
   }
   // Extra attributes go after the keyword, before the body.
-  // CHECK: emitHLS.for %{{.*}} = 0 to 4 step 2 label "_tail2" attributes {ming.stage = 1 : i64} {
-  emitHLS.for %i = 0 to 4 step 2 label "_tail2" attributes {ming.stage = 1 : i64} {
+  // CHECK: emitHLS.for %{{.*}} = 0 to 4 step 2 label "_tail2" attributes {test.stage = 1 : i64} {
+  emitHLS.for %i = 0 to 4 step 2 label "_tail2" attributes {test.stage = 1 : i64} {
   }
   emitHLS.return
 }

@@ -4,8 +4,8 @@
 // dfg.graph. Every figure and formula is documented in docs/cost-model.md.
 //
 // The model reads the process body as convert-linalg-to-dfg writes it (scf.for
-// nests with constant bounds, `ming.pipeline_ii` / `ming.unroll` on loops,
-// scf.if, memref.alloca buffers with `ming.partition_complete_dims`,
+// nests with constant bounds, `#ming.loop` directives on loops, scf.if,
+// memref.alloca buffers with `#ming.partition`,
 // memref.get_global ROMs, arith/math, dfg.pull/push) and can be asked about
 // hypothetical directives (a ProcessConfig) without changing the IR, so the
 // DSE can enumerate choices cheaply (cpp/DSE/Candidates.cpp).
@@ -78,8 +78,8 @@ int64_t bram18kBlocks(int64_t words, int64_t width);
 /// Loops are named by their pre-order position among the scf.for of the
 /// process: L0 is the outermost first loop.
 struct LoopChoice {
-  std::optional<int64_t> unroll;  // 0 = full, N = factor; unset: IR's ming.unroll
-  std::optional<bool> pipeline;   // unset: IR's ming.pipeline_ii presence
+  std::optional<int64_t> unroll;  // 0 = full, N = factor; unset: the IR's #ming.loop
+  std::optional<bool> pipeline;   // unset: whether the IR's #ming.loop pipelines
   std::optional<int64_t> ii;      // requested II; unset: IR's value or 1
 };
 

@@ -147,8 +147,8 @@ public:
   Estimate trial(const std::vector<size_t> &choice) const;
   /// Writes candidate choice[i] of every node i into the IR: loop
   /// directives, buffer partitioning, lanes of channels and ports, FIFO
-  /// depths, and `ming.dse.*` figures on every process and the graph
-  /// (`status` and `objective` go on the graph too). Returns the estimate
+  /// depths, #ming.estimate on every process and #ming.design (with
+  /// `status` and `objective`) on the graph. Returns the estimate
   /// of the result (its `error` set when the choice cannot be written).
   Estimate apply(const std::vector<size_t> &choice, const std::string &status,
                  const std::string &objective);

@@ -9,7 +9,7 @@ dfg.process @load(%mem: memref<2x8xi8>, %out: !dfg.out<i8>) attributes {kind = #
     scf.for %j = %c0 to %c8 step %c1 {
       %v = memref.load %mem[%i, %j] : memref<2x8xi8>
       dfg.push %v, %out : !dfg.out<i8>
-    } {ming.pipeline_ii = 1 : i64}
+    } {ming.loop = #ming.loop<ii = 1>}
   }
 }
 
@@ -22,7 +22,7 @@ dfg.process @relu(%in: !dfg.in<i8>, %out: !dfg.out<i8>) attributes {kind = #dfg.
     %v = dfg.pull %in : !dfg.in<i8>
     %r = arith.maxsi %v, %zero : i8
     dfg.push %r, %out : !dfg.out<i8>
-  } {ming.pipeline_ii = 1 : i64}
+  } {ming.loop = #ming.loop<ii = 1>}
 }
 
 dfg.process @store(%in: !dfg.in<i8>, %mem: memref<2x8xi8>) attributes {kind = #dfg.kind<store>} {
@@ -34,7 +34,7 @@ dfg.process @store(%in: !dfg.in<i8>, %mem: memref<2x8xi8>) attributes {kind = #d
     scf.for %j = %c0 to %c8 step %c1 {
       %v = dfg.pull %in : !dfg.in<i8>
       memref.store %v, %mem[%i, %j] : memref<2x8xi8>
-    } {ming.pipeline_ii = 1 : i64}
+    } {ming.loop = #ming.loop<ii = 1>}
   }
 }
 
