@@ -15,3 +15,11 @@ pub mod progress;
 pub mod project;
 pub mod sim;
 pub mod translate;
+
+/// Makes the HiGHS ILP (`dse`) the solver of every ming-dse pass in this
+/// process. libMingPasses.so calls it when the pass runs inside mlir-opt,
+/// which loads only the C++ plugin (cpp/DSE/SolverLibrary.cpp).
+#[no_mangle]
+pub extern "C" fn ming_register_dse_solver() {
+    bridge::ffi::register_dse_solver();
+}

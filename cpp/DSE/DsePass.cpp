@@ -68,10 +68,10 @@ struct DsePass : ming::impl::DseBase<DsePass> {
       }
       return;
     }
-    const ming::dse::Solver &solver = ming::dse::getSolver();
+    std::string why;
+    const ming::dse::Solver &solver = ming::dse::loadSolver(why);
     if (!solver) {
-      emitError(loc) << "ming-dse: this process has no ILP solver (ming-opt has one); give "
-                        "the choice with choice=<index of every instance>";
+      emitError(loc) << "ming-dse: " << why;
       return signalPassFailure();
     }
     ming::dse::Request request;

@@ -1,17 +1,19 @@
 // ming-dse refuses what it cannot explore, with the reason at the graph (or
 // the module's first op): no limits, an unknown objective, no graph, a
 // choice of the wrong length or out of range or with lanes that disagree,
-// limits no design fits, and no solver in mlir-opt.
+// limits no design fits, and no solver in mlir-opt (a copy of the plugin
+// away from the libming.so it loads the ILP from).
 // REQUIRES: ming-opt
 // RUN: ming-opt %s -split-input-file -verify-diagnostics --ming-dse="dsp=0 bram=0" -o /dev/null
-// RUN: not %mlir_opt --load-dialect-plugin=%ming_plugin --load-pass-plugin=%ming_plugin %S/Inputs/dse-dot.mlir \
-// RUN:   --pass-pipeline='builtin.module(ming-dse{dsp=64 bram=64})' 2>&1 | FileCheck %s --check-prefix=NOSOLVER
+// RUN: rm -rf %t.dir && mkdir -p %t.dir/a/b && cp %ming_plugin %t.dir/a/b/
+// RUN: not %mlir_opt --load-dialect-plugin=%t.dir/a/b/libMingPasses.so --load-pass-plugin=%t.dir/a/b/libMingPasses.so \
+// RUN:   %S/Inputs/dse-dot.mlir --pass-pipeline='builtin.module(ming-dse{dsp=64 bram=64})' 2>&1 | FileCheck %s --check-prefix=NOSOLVER
 // RUN: not ming-opt %S/Inputs/dse-dot.mlir --ming-dse="bram=64" 2>&1 | FileCheck %s --check-prefix=LIMITS
 // RUN: not ming-opt %S/Inputs/dse-dot.mlir --ming-dse="dsp=64 bram=64 objective=fast" 2>&1 | FileCheck %s --check-prefix=OBJ
 // RUN: not ming-opt %S/Inputs/dse-dot.mlir --ming-dse="dsp=64 bram=64 choice=0" 2>&1 | FileCheck %s --check-prefix=COUNT
 // RUN: not ming-opt %S/Inputs/dse-dot.mlir --ming-dse="dsp=64 bram=64 choice=0,999,0" 2>&1 | FileCheck %s --check-prefix=RANGE
 
-// NOSOLVER: error: ming-dse: this process has no ILP solver (ming-opt has one); give the choice with choice=<index of every instance>
+// NOSOLVER: error: ming-dse: this process has no ILP solver and the one in {{.*}}/a/b/../../libming.so could not be loaded ({{.*}}); build ming with cargo, or give the choice with choice=<index of every instance>
 // LIMITS: error: ming-dse needs the board's limits: dsp=<DSP48E2 slices> bram=<BRAM18K blocks>
 // OBJ: error: ming-dse: unknown objective 'fast' (dataflow or sum)
 // COUNT: error: ming-dse: the DSE chose 1 configurations for 3 instances

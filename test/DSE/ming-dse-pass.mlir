@@ -1,11 +1,14 @@
 // The DSE as a pass. ming-opt's --dse flag and the ming-dse pass are one
 // stage: the same session of candidates, the same solver, the same output.
-// Inside mlir-opt-22 (the plugin) there is no solver; a given choice of
-// candidate indices is applied instead.
+// Inside mlir-opt-22 the plugin loads the same ILP from libming.so and gives
+// the same output; a given choice of candidate indices is applied as is.
 // REQUIRES: ming-opt
 // RUN: ming-opt %s --dse --dse-max-lanes 4 > %t.flag.mlir
 // RUN: ming-opt %s --ming-dse="dsp=1248 bram=288 max-lanes=4" > %t.pass.mlir
 // RUN: diff %t.flag.mlir %t.pass.mlir
+// RUN: %mlir_opt --load-dialect-plugin=%ming_plugin --load-pass-plugin=%ming_plugin %s \
+// RUN:   --pass-pipeline='builtin.module(ming-dse{dsp=1248 bram=288 max-lanes=4})' > %t.plugin.mlir
+// RUN: diff %t.flag.mlir %t.plugin.mlir
 // RUN: FileCheck %s --check-prefix=FOUR --input-file=%t.pass.mlir
 // RUN: ming-opt %s --pass-pipeline='builtin.module(ming-dse{dsp=1248 bram=288 max-lanes=1 objective=sum})' | FileCheck %s --check-prefix=ONE
 // RUN: %mlir_opt --load-dialect-plugin=%ming_plugin --load-pass-plugin=%ming_plugin %s \

@@ -175,10 +175,13 @@ std::string builtinTargetJson();
 std::string checkTarget(const std::string &path);
 
 /// The solver of the process that runs the pass: ming-opt registers its
-/// HiGHS ILP (rust/dse) at start-up. Plugins loaded into mlir-opt have none
-/// and need the pass's `choice` option.
+/// HiGHS ILP (rust/dse) at start-up; inside mlir-opt the pass loads it from
+/// libming.so (cpp/DSE/SolverLibrary.cpp).
 void setSolver(Solver solver);
 const Solver &getSolver();
+/// The registered solver, else the one libming.so registers when loaded;
+/// empty with `why` set when there is none.
+const Solver &loadSolver(std::string &why);
 
 } // namespace ming::dse
 
