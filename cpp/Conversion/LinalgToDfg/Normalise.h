@@ -1,15 +1,35 @@
-// Rewrites of the linalg function that convert-linalg-to-dfg applies before
-// it builds the graph, so the graph builder meets fewer shapes of the same
-// thing.
+// What convert-linalg-to-dfg does to the linalg function before it builds the
+// graph: choose and check the function, then rewrite it so the graph builder
+// meets fewer shapes of the same thing (Normalise.cpp, LiftWindows.cpp). The
+// readers of constants are shared with the graph builder.
 #ifndef MING_CONVERSION_LINALGTODFG_NORMALISE_H
 #define MING_CONVERSION_LINALGTODFG_NORMALISE_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace ming::lowering {
 
+/// The function to compile (`top`, or the module's only one), or a
+/// diagnostic; the other functions are dropped.
+mlir::FailureOr<mlir::func::FuncOp> theFunction(mlir::ModuleOp module, llvm::StringRef top);
+
+/// Checks every op of the body and generalises named linalg ops.
+mlir::LogicalResult normalise(mlir::func::FuncOp func);
+
 /// 1-D sliding windows become 2-D windows over a unit axis (LiftWindows.cpp).
 mlir::LogicalResult liftOneDimWindows(mlir::func::FuncOp func);
+
+/// The constant `v` is defined by, if any.
+mlir::TypedAttr constantOf(mlir::Value v);
+
+/// The constant a fill-like generic writes everywhere (linalg.fill after
+/// generalisation), if `op` is one.
+mlir::TypedAttr fillValue(mlir::linalg::GenericOp op);
+
+/// The constant value yielded by a tensor.pad, if it is one.
+mlir::TypedAttr padValue(mlir::tensor::PadOp pad);
 
 } // namespace ming::lowering
 

@@ -1,0 +1,408 @@
+// The lowering of each op of the normalised function (Graph.h): a linalg op
+// becomes a loop-nest or sliding-window process, a reshape passes its stream
+// on, concat, slice and a pad no window folds get processes of their own and
+// each returned tensor a store. One function per kind of op, apart from the
+// stream plumbing they share (Streams.cpp) and from the process bodies
+// (Bodies.cpp, Window.cpp).
+#include "Graph.h"
+#include "Normalise.h"
+#include "Orders.h"
+
+#include "ming/Dfg/Annotations.h"
+#include "ming/Support/CrashReport.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
+
+#include <algorithm>
+
+using namespace mlir;
+
+namespace ming::lowering {
+namespace {
+
+/// The order a loop nest's output takes from an already streamed input, so
+/// that elementwise layers between convolutions keep the pixel-major order.
+Order inheritedOrder(linalg::GenericOp op, AffineMap inMap, const Order &inOrder) {
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  Order order;
+  for (unsigned d : inOrder) {
+    auto dim = dyn_cast<AffineDimExpr>(inMap.getResult(d));
+    if (!dim)
+      continue;
+    for (auto [pos, e] : llvm::enumerate(outMap.getResults()))
+      if (e == dim && !llvm::is_contained(order, pos))
+        order.push_back(pos);
+  }
+  for (unsigned d = 0; d < outMap.getNumResults(); ++d)
+    if (!llvm::is_contained(order, d))
+      order.push_back(d);
+  return order;
+}
+
+} // namespace
+
+LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
+  ming::crash::Scope scope(op, "lowering");
+  Location loc = op.getLoc();
+  if (fillValue(op)) {
+    if (streamUses(op.getResult(0)))
+      return op.emitError("convert-linalg-to-dfg: a constant-filled tensor that is not only an "
+                          "accumulator or operand cannot be streamed");
+    return success();
+  }
+  if (op.getNumDpsInits() != 1)
+    return op.emitError("convert-linalg-to-dfg: linalg ops with ")
+           << op.getNumDpsInits() << " results are not supported; one result is";
+  // The payload runs inside an isolated process: only scalar arithmetic and
+  // constants captured from outside.
+  for (Operation &inner : op.getRegion().front().without_terminator()) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()) &&
+        !isa<linalg::IndexOp>(inner))
+      return inner.emitError("convert-linalg-to-dfg: '")
+             << inner.getName() << "' in a linalg payload is not supported; arith and math are";
+    for (Value v : inner.getOperands())
+      if (v.getParentRegion() != &op.getRegion() && !matchPattern(v, m_Constant()))
+        return inner.emitError("convert-linalg-to-dfg: the payload uses a value defined "
+                               "outside the op that is not a constant");
+  }
+  FailureOr<KernelInfo> infoOr = ming::analyzeKernel(op);
+  if (failed(infoOr))
+    return op.emitError("convert-linalg-to-dfg: dynamic loop ranges");
+  KernelInfo info = *infoOr;
+  bool window = info.kind == KernelClass::SlidingWindow;
+  std::optional<unsigned> windowed;
+  if (window)
+    windowed = info.windows.front().operand;
+
+  SmallVector<Operand> inputs;
+  for (OpOperand *use : op.getDpsInputOperands()) {
+    FailureOr<Operand> operand =
+        classify(op, *use, windowed && *windowed == use->getOperandNumber());
+    if (failed(operand))
+      return failure();
+    inputs.push_back(*operand);
+  }
+  // A window over a constant (IREE divides an average pool by a pool of a
+  // tensor of ones when the padding is not counted) has nothing to stream
+  // through a line buffer: the constant is read by index like any other, so
+  // the op is a plain reduction nest.
+  if (window && inputs[*windowed].role != Role::Stream) {
+    window = false;
+    windowed.reset();
+    info.kind = KernelClass::RegularReduction;
+  }
+  FailureOr<Operand> initOr = classify(op, *op.getDpsInitOperand(0), false);
+  if (failed(initOr))
+    return failure();
+  Operand init = *initOr;
+  if (init.role == Role::Stream && !init.padLow.empty())
+    return op.emitError("convert-linalg-to-dfg: a padded accumulator is not supported");
+
+  // The output's element order.
+  Order outOrder;
+  Value result = op.getResult(0);
+  auto resultType = cast<RankedTensorType>(result.getType());
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (window) {
+    FailureOr<Order> o = windowOutputOrder(op, info);
+    if (failed(o))
+      return failure();
+    outOrder = *o;
+  } else if (auto it = required.find(result); it != required.end()) {
+    outOrder = it->second;
+  } else {
+    outOrder = identityOrder(resultType.getRank());
+    for (auto [k, operand] : llvm::enumerate(inputs))
+      if (operand.role == Role::Stream && sources.count(operand.source)) {
+        outOrder = inheritedOrder(op, maps[k], sources[operand.source].order);
+        break;
+      }
+  }
+
+  // Ports: every streamed operand (inputs, then the init), then the output.
+  SmallVector<Type> ports;
+  SmallVector<Value> operands;
+  auto addStream = [&](Operand &operand, AffineMap map, bool isWindowed) -> LogicalResult {
+    FailureOr<Order> want = isWindowed ? windowInputOrder(op, info)
+                            : window   ? windowSideInputOrder(op, info, map)
+                                       : loopNestInputOrder(op, map, outOrder);
+    if (failed(want))
+      return op.emitError("convert-linalg-to-dfg: cannot stream an operand read at ")
+             << AffineMapAttr::get(map);
+    FailureOr<std::pair<Value, Order>> taken = take(operand.source, *want, loc);
+    if (failed(taken))
+      return failure();
+    operand.order = taken->second;
+    operands.push_back(taken->first);
+    ports.push_back(dfg::InputType::get(getElementTypeOrSelf(operand.source.getType())));
+    return success();
+  };
+  for (auto [k, operand] : llvm::enumerate(inputs))
+    if (operand.role == Role::Stream &&
+        failed(addStream(operand, maps[k], windowed && *windowed == k)))
+      return failure();
+  if (init.role == Role::Stream && failed(addStream(init, maps.back(), false)))
+    return failure();
+  Type outElem = resultType.getElementType();
+  ports.push_back(dfg::OutputType::get(outElem));
+  operands.push_back(makeSource(result, outOrder, loc));
+
+  StringRef base = window ? "window" : info.kind == KernelClass::RegularReduction ? "reduce" : "map";
+  dfg::KernelKind kind = window ? dfg::KernelKind::SlidingWindow
+                         : info.kind == KernelClass::RegularReduction
+                             ? dfg::KernelKind::RegularReduction
+                             : dfg::KernelKind::PureParallel;
+  dfg::ProcessOp proc = newProcess(base, kind, ports, loc);
+  Block &body = proc.getBody().front();
+  unsigned port = 0;
+  for (Operand &operand : inputs)
+    if (operand.role == Role::Stream)
+      operand.port = body.getArgument(port++);
+  if (init.role == Role::Stream)
+    init.port = body.getArgument(port++);
+  Value out = body.getArgument(port);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&body);
+    LogicalResult built = window ? buildWindow(b, loc, op, info, inputs, init, out)
+                                 : buildLoopNest(b, loc, op, info, inputs, init, out, outOrder);
+    if (failed(built))
+      return failure();
+  }
+  instantiate(proc, operands, loc);
+
+  int64_t inputNumel = 1;
+  for (const Operand &operand : inputs)
+    if (operand.role == Role::Stream)
+      inputNumel = std::max(inputNumel,
+                            cast<RankedTensorType>(operand.source.getType()).getNumElements());
+  setLookahead(proc, lookaheadElements(op, info, inputs, outOrder), inputNumel);
+  if (window) {
+    // A window over folded padding pulls under conditions: per loop iteration
+    // its accesses vary, and only the totals bound its ports' lanes.
+    SmallVector<int64_t> totals;
+    for (const Operand &operand : inputs)
+      if (operand.role == Role::Stream)
+        totals.push_back(cast<RankedTensorType>(operand.source.getType()).getNumElements());
+    if (init.role == Role::Stream)
+      totals.push_back(cast<RankedTensorType>(init.source.getType()).getNumElements());
+    totals.push_back(resultType.getNumElements());
+    proc->setAttr(ming::dfg::kPortElementsAttr, b.getDenseI64ArrayAttr(totals));
+  }
+  return success();
+}
+
+LogicalResult GraphBuilder::lowerAlias(Operation *op, Value src, Value result) {
+  if (!streamUses(result))
+    return success();
+  auto type = cast<RankedTensorType>(src.getType());
+  auto resultType = cast<RankedTensorType>(result.getType());
+  // Inserting or removing unit dimensions (squeeze, unsqueeze, a 1-D layer
+  // seen as 2-D) keeps any element order: carry the source's over, or the
+  // one the result's consumer needs.
+  if (auto map = unitReshapeMap(type.getShape(), resultType.getShape())) {
+    std::optional<Order> want;
+    if (auto it = required.find(result); it != required.end()) {
+      // The source order whose sequence is the wanted one.
+      auto back = unitReshapeMap(resultType.getShape(), type.getShape());
+      want = reshapeOrder(resultType.getShape(), type.getShape(), it->second, *back);
+    }
+    FailureOr<std::pair<Value, Order>> taken = take(src, want, op->getLoc());
+    if (failed(taken))
+      return failure();
+    Order carried = reshapeOrder(type.getShape(), resultType.getShape(), taken->second, *map);
+    distribute(result, taken->first, carried, op->getLoc());
+    return success();
+  }
+  // Any other reshape splits dims (expand) or merges them (collapse): the
+  // stream passes unchanged when its element sequence is an order of the
+  // result too. Prefer the order the result's consumer needs, else the one
+  // the source already streams in, with merged dims made adjacent.
+  bool expand = isa<tensor::ExpandShapeOp>(op);
+  SmallVector<ReassociationIndices> groups =
+      expand ? cast<tensor::ExpandShapeOp>(op).getReassociationIndices()
+             : cast<tensor::CollapseShapeOp>(op).getReassociationIndices();
+  ArrayRef<int64_t> fineShape = expand ? resultType.getShape() : type.getShape();
+  std::optional<Order> want;
+  if (auto it = required.find(result); it != required.end())
+    want = expand ? coarsenOrder(it->second, fineShape, groups)
+                  : std::optional<Order>(refineOrder(it->second, groups));
+  if (!want) {
+    if (auto it = sources.find(src); it != sources.end())
+      want = expand ? it->second.order : groupedOrder(it->second.order, groups);
+    else
+      want = identityOrder(type.getRank());
+  }
+  FailureOr<std::pair<Value, Order>> taken = take(src, want, op->getLoc());
+  if (failed(taken))
+    return failure();
+  std::optional<Order> carried = expand ? std::optional<Order>(refineOrder(taken->second, groups))
+                                        : coarsenOrder(taken->second, fineShape, groups);
+  if (!carried)
+    return op->emitError("convert-linalg-to-dfg: internal error: no stream order for this "
+                         "reshape");
+  distribute(result, taken->first, *carried, op->getLoc());
+  return success();
+}
+
+/// The order `v` is wanted in, if a consumer fixed one.
+static std::optional<Order> requiredOrder(const DenseMap<Value, Order> &required, Value v) {
+  if (auto it = required.find(v); it != required.end())
+    return it->second;
+  return std::nullopt;
+}
+
+/// Concat: every input streams in the output's order (same rank), so the
+/// process forwards chunk after chunk and buffers nothing; while one input's
+/// chunk passes, the others wait in their FIFOs (`ming.join_burst`).
+LogicalResult GraphBuilder::lowerConcat(tensor::ConcatOp op) {
+  ming::crash::Scope scope(op, "lowering");
+  Value result = op.getResult();
+  if (!streamUses(result))
+    return success();
+  Location loc = op.getLoc();
+  auto resultType = cast<RankedTensorType>(result.getType());
+  unsigned dim = op.getDim();
+  std::optional<Order> want = requiredOrder(required, result);
+  if (!want) {
+    // Follow the first input already streamed (a window's pixel-major order),
+    // so no input needs a reorder buffer.
+    for (Value in : op.getInputs())
+      if (auto it = sources.find(in); it != sources.end()) {
+        want = it->second.order;
+        break;
+      }
+  }
+  Order order = want ? *want : identityOrder(resultType.getRank());
+  SmallVector<Type> ports;
+  SmallVector<Value> operands;
+  SmallVector<RankedTensorType> types;
+  SmallVector<int64_t> bursts;
+  for (Value in : op.getInputs()) {
+    auto type = cast<RankedTensorType>(in.getType());
+    FailureOr<std::pair<Value, Order>> taken = take(in, order, loc);
+    if (failed(taken))
+      return failure();
+    operands.push_back(taken->first);
+    ports.push_back(dfg::InputType::get(type.getElementType()));
+    types.push_back(type);
+    bursts.push_back(concatChunk(type, dim, order));
+  }
+  Type elem = resultType.getElementType();
+  ports.push_back(dfg::OutputType::get(elem));
+  operands.push_back(makeSource(result, order, loc));
+  dfg::ProcessOp proc = newProcess("concat", dfg::KernelKind::Concat, ports, loc);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&proc.getBody().front());
+    Block &body = proc.getBody().front();
+    buildConcat(b, loc, body.getArguments().drop_back(), body.getArguments().back(), types, dim,
+                order);
+  }
+  instantiate(proc, operands, loc);
+  // Bursts count elements of one input; the largest input scales them to the
+  // forked tensor's elements (a fork feeding the concat directly: one to one).
+  int64_t largest = 1;
+  for (RankedTensorType t : types)
+    largest = std::max(largest, t.getNumElements());
+  setLookahead(proc, 0, largest);
+  proc->setAttr(ming::dfg::kJoinBurstAttr, b.getDenseI64ArrayAttr(bursts));
+  SmallVector<int64_t> totals;
+  for (RankedTensorType t : types)
+    totals.push_back(t.getNumElements());
+  totals.push_back(resultType.getNumElements());
+  proc->setAttr(ming::dfg::kPortElementsAttr, b.getDenseI64ArrayAttr(totals));
+  return success();
+}
+
+/// Slice: the whole source passes in its order; the elements inside the
+/// slice go on, the rest is dropped (Split and Slice along any axis).
+LogicalResult GraphBuilder::lowerSlice(tensor::ExtractSliceOp op) {
+  ming::crash::Scope scope(op, "lowering");
+  Value result = op.getResult();
+  if (!streamUses(result))
+    return success();
+  Location loc = op.getLoc();
+  RankedTensorType source = op.getSourceType();
+  FailureOr<std::pair<Value, Order>> taken =
+      take(op.getSource(), requiredOrder(required, result), loc);
+  if (failed(taken))
+    return failure();
+  Order order = taken->second;
+  Type elem = source.getElementType();
+  dfg::ProcessOp proc = newProcess("slice", dfg::KernelKind::Slice,
+                                   {dfg::InputType::get(elem), dfg::OutputType::get(elem)}, loc);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&proc.getBody().front());
+    buildSlice(b, loc, proc.getArgument(0), proc.getArgument(1), source, op.getStaticOffsets(),
+               op.getStaticSizes(), op.getStaticStrides(), order);
+  }
+  instantiate(proc, {taken->first, makeSource(result, order, loc)}, loc);
+  // Elements dropped before the first one kept.
+  SmallVector<int64_t> shape = llvm::to_vector(source.getShape());
+  int64_t skipped = 0;
+  for (unsigned d : order)
+    skipped = skipped * shape[d] + op.getStaticOffsets()[d];
+  setLookahead(proc, skipped + 1, source.getNumElements());
+  proc->setAttr(ming::dfg::kPortElementsAttr,
+                b.getDenseI64ArrayAttr({source.getNumElements(), op.getResultType().getNumElements()}));
+  return success();
+}
+
+/// Pad as a process: where a reader does not slide a window over the padded
+/// tensor (a Pad before a Gemm, an elementwise op or the output), the padding
+/// is inserted into the stream; the source streams in the same order.
+LogicalResult GraphBuilder::lowerPad(tensor::PadOp op) {
+  ming::crash::Scope scope(op, "lowering");
+  Value result = op.getResult();
+  if (!streamUses(result))
+    return success();
+  Location loc = op.getLoc();
+  TypedAttr value = padValue(op);
+  if (!value)
+    return op.emitError("convert-linalg-to-dfg: tensor.pad must pad with a constant");
+  RankedTensorType source = op.getSourceType();
+  FailureOr<std::pair<Value, Order>> taken =
+      take(op.getSource(), requiredOrder(required, result), loc);
+  if (failed(taken))
+    return failure();
+  Order order = taken->second;
+  Type elem = source.getElementType();
+  dfg::ProcessOp proc = newProcess("pad", dfg::KernelKind::Pad,
+                                   {dfg::InputType::get(elem), dfg::OutputType::get(elem)}, loc);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&proc.getBody().front());
+    buildPad(b, loc, proc.getArgument(0), proc.getArgument(1), source, op.getResultType(),
+             op.getStaticLow(), value, order);
+  }
+  instantiate(proc, {taken->first, makeSource(result, order, loc)}, loc);
+  setLookahead(proc, 1, source.getNumElements());
+  proc->setAttr(ming::dfg::kPortElementsAttr,
+                b.getDenseI64ArrayAttr({source.getNumElements(), op.getResultType().getNumElements()}));
+  return success();
+}
+
+LogicalResult GraphBuilder::lowerReturn(func::ReturnOp ret) {
+  unsigned numInputs = func.getNumArguments();
+  for (auto [j, v] : llvm::enumerate(ret.getOperands())) {
+    FailureOr<std::pair<Value, Order>> taken = take(v, std::nullopt, ret.getLoc());
+    if (failed(taken))
+      return failure();
+    Value mem = graph.getBody().front().getArgument(numInputs + j);
+    Type elem = getElementTypeOrSelf(v.getType());
+    dfg::ProcessOp proc = newProcess("store", dfg::KernelKind::Store,
+                                     {dfg::InputType::get(elem), mem.getType()}, ret.getLoc());
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&proc.getBody().front());
+      buildStore(b, ret.getLoc(), proc.getArgument(0), proc.getArgument(1), taken->second);
+    }
+    instantiate(proc, {taken->first, mem}, ret.getLoc());
+  }
+  return success();
+}
+
+} // namespace ming::lowering
