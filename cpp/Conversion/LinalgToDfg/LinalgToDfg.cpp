@@ -22,6 +22,7 @@
 #include "ming/Analysis/KernelAnalysis.h"
 #include "ming/Conversion/Passes.h"
 #include "ming/DSE/FifoDepths.h"
+#include "ming/Directives/Directives.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -75,7 +76,7 @@ LogicalResult GraphBuilder::run() {
   std::string name = func.getSymName().str();
   graph = dfg::GraphOp::create(b, loc, name + ".graph",
                                FunctionType::get(b.getContext(), memories, {}), nullptr, nullptr);
-  graph->setAttr("ming.num_inputs", b.getI64IntegerAttr(func.getNumArguments()));
+  graph->setAttr(directives::kNumInputs, b.getI64IntegerAttr(func.getNumArguments()));
   Block *gblock = new Block();
   graph.getBody().push_back(gblock);
   for (Type t : memories)

@@ -8,7 +8,7 @@
 #include "Normalise.h"
 #include "Orders.h"
 
-#include "ming/Dfg/Annotations.h"
+#include "ming/Directives/Directives.h"
 #include "ming/Support/CrashReport.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -188,7 +188,7 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
     if (init.role == Role::Stream)
       totals.push_back(cast<RankedTensorType>(init.source.getType()).getNumElements());
     totals.push_back(resultType.getNumElements());
-    proc->setAttr(ming::dfg::kPortElementsAttr, b.getDenseI64ArrayAttr(totals));
+    proc->setAttr(directives::kPortElements, b.getDenseI64ArrayAttr(totals));
   }
   return success();
 }
@@ -307,12 +307,12 @@ LogicalResult GraphBuilder::lowerConcat(tensor::ConcatOp op) {
   for (RankedTensorType t : types)
     largest = std::max(largest, t.getNumElements());
   setLookahead(proc, 0, largest);
-  proc->setAttr(ming::dfg::kJoinBurstAttr, b.getDenseI64ArrayAttr(bursts));
+  proc->setAttr(directives::kJoinBurst, b.getDenseI64ArrayAttr(bursts));
   SmallVector<int64_t> totals;
   for (RankedTensorType t : types)
     totals.push_back(t.getNumElements());
   totals.push_back(resultType.getNumElements());
-  proc->setAttr(ming::dfg::kPortElementsAttr, b.getDenseI64ArrayAttr(totals));
+  proc->setAttr(directives::kPortElements, b.getDenseI64ArrayAttr(totals));
   return success();
 }
 
@@ -346,7 +346,7 @@ LogicalResult GraphBuilder::lowerSlice(tensor::ExtractSliceOp op) {
   for (unsigned d : order)
     skipped = skipped * shape[d] + op.getStaticOffsets()[d];
   setLookahead(proc, skipped + 1, source.getNumElements());
-  proc->setAttr(ming::dfg::kPortElementsAttr,
+  proc->setAttr(directives::kPortElements,
                 b.getDenseI64ArrayAttr({source.getNumElements(), op.getResultType().getNumElements()}));
   return success();
 }
@@ -380,7 +380,7 @@ LogicalResult GraphBuilder::lowerPad(tensor::PadOp op) {
   }
   instantiate(proc, {taken->first, makeSource(result, order, loc)}, loc);
   setLookahead(proc, 1, source.getNumElements());
-  proc->setAttr(ming::dfg::kPortElementsAttr,
+  proc->setAttr(directives::kPortElements,
                 b.getDenseI64ArrayAttr({source.getNumElements(), op.getResultType().getNumElements()}));
   return success();
 }

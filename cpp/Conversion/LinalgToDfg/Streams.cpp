@@ -8,7 +8,7 @@
 #include "Normalise.h"
 #include "Orders.h"
 
-#include "ming/Dfg/Annotations.h"
+#include "ming/Directives/Directives.h"
 
 using namespace mlir;
 
@@ -233,8 +233,8 @@ FailureOr<std::pair<Value, Order>> GraphBuilder::take(Value v, std::optional<Ord
 /// elements, and never more than the whole tensor. Straight channels keep
 /// depth 2: without reconvergence a full FIFO only stalls, never deadlocks.
 void GraphBuilder::setLookahead(dfg::ProcessOp proc, int64_t lookahead, int64_t inputElements) {
-  proc->setAttr(ming::dfg::kLookaheadAttr, b.getI64IntegerAttr(lookahead));
-  proc->setAttr(ming::dfg::kInputElementsAttr, b.getI64IntegerAttr(inputElements));
+  proc->setAttr(directives::kLookahead, b.getI64IntegerAttr(lookahead));
+  proc->setAttr(directives::kInputElements, b.getI64IntegerAttr(inputElements));
 }
 
 } // namespace ming::lowering
