@@ -57,6 +57,9 @@ private:
   LogicalResult lowerConcat(tensor::ConcatOp op);
   LogicalResult lowerSlice(tensor::ExtractSliceOp op);
   LogicalResult lowerPad(tensor::PadOp op);
+  LogicalResult lowerFilter(Operation *op, StringRef name, dfg::KernelKind kind, Value source,
+                            Value result, function_ref<void(Value, Value, const Order &)> build,
+                            function_ref<int64_t(const Order &)> lookahead);
   LogicalResult lowerReturn(func::ReturnOp ret);
   void setLookahead(dfg::ProcessOp proc, int64_t lookahead, int64_t inputElements);
 

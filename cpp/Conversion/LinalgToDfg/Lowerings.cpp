@@ -316,6 +316,36 @@ LogicalResult GraphBuilder::lowerConcat(tensor::ConcatOp op) {
   return success();
 }
 
+/// A process that passes `source` through in the order its readers need and
+/// changes which elements go on: `build` writes its body (input port, output
+/// port, order), `lookahead` gives the elements it pulls before its first
+/// output (for the fork FIFOs).
+LogicalResult GraphBuilder::lowerFilter(
+    Operation *op, StringRef name, dfg::KernelKind kind, Value source, Value result,
+    function_ref<void(Value, Value, const Order &)> build,
+    function_ref<int64_t(const Order &)> lookahead) {
+  Location loc = op->getLoc();
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  auto resultType = cast<RankedTensorType>(result.getType());
+  FailureOr<std::pair<Value, Order>> taken = take(source, requiredOrder(required, result), loc);
+  if (failed(taken))
+    return failure();
+  Order order = taken->second;
+  Type elem = sourceType.getElementType();
+  dfg::ProcessOp proc = newProcess(name, kind,
+                                   {dfg::InputType::get(elem), dfg::OutputType::get(elem)}, loc);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&proc.getBody().front());
+    build(proc.getArgument(0), proc.getArgument(1), order);
+  }
+  instantiate(proc, {taken->first, makeSource(result, order, loc)}, loc);
+  setLookahead(proc, lookahead(order), sourceType.getNumElements());
+  proc->setAttr(directives::kPortElements,
+                b.getDenseI64ArrayAttr({sourceType.getNumElements(), resultType.getNumElements()}));
+  return success();
+}
+
 /// Slice: the whole source passes in its order; the elements inside the
 /// slice go on, the rest is dropped (Split and Slice along any axis).
 LogicalResult GraphBuilder::lowerSlice(tensor::ExtractSliceOp op) {
@@ -323,32 +353,20 @@ LogicalResult GraphBuilder::lowerSlice(tensor::ExtractSliceOp op) {
   Value result = op.getResult();
   if (!streamUses(result))
     return success();
-  Location loc = op.getLoc();
   RankedTensorType source = op.getSourceType();
-  FailureOr<std::pair<Value, Order>> taken =
-      take(op.getSource(), requiredOrder(required, result), loc);
-  if (failed(taken))
-    return failure();
-  Order order = taken->second;
-  Type elem = source.getElementType();
-  dfg::ProcessOp proc = newProcess("slice", dfg::KernelKind::Slice,
-                                   {dfg::InputType::get(elem), dfg::OutputType::get(elem)}, loc);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&proc.getBody().front());
-    buildSlice(b, loc, proc.getArgument(0), proc.getArgument(1), source, op.getStaticOffsets(),
-               op.getStaticSizes(), op.getStaticStrides(), order);
-  }
-  instantiate(proc, {taken->first, makeSource(result, order, loc)}, loc);
-  // Elements dropped before the first one kept.
-  SmallVector<int64_t> shape = llvm::to_vector(source.getShape());
-  int64_t skipped = 0;
-  for (unsigned d : order)
-    skipped = skipped * shape[d] + op.getStaticOffsets()[d];
-  setLookahead(proc, skipped + 1, source.getNumElements());
-  proc->setAttr(directives::kPortElements,
-                b.getDenseI64ArrayAttr({source.getNumElements(), op.getResultType().getNumElements()}));
-  return success();
+  return lowerFilter(
+      op, "slice", dfg::KernelKind::Slice, op.getSource(), result,
+      [&](Value in, Value out, const Order &order) {
+        buildSlice(b, op.getLoc(), in, out, source, op.getStaticOffsets(), op.getStaticSizes(),
+                   op.getStaticStrides(), order);
+      },
+      [&](const Order &order) {
+        // Elements dropped before the first one kept.
+        int64_t skipped = 0;
+        for (unsigned d : order)
+          skipped = skipped * source.getDimSize(d) + op.getStaticOffsets()[d];
+        return skipped + 1;
+      });
 }
 
 /// Pad as a process: where a reader does not slide a window over the padded
@@ -359,30 +377,16 @@ LogicalResult GraphBuilder::lowerPad(tensor::PadOp op) {
   Value result = op.getResult();
   if (!streamUses(result))
     return success();
-  Location loc = op.getLoc();
   TypedAttr value = padValue(op);
   if (!value)
     return op.emitError("convert-linalg-to-dfg: tensor.pad must pad with a constant");
-  RankedTensorType source = op.getSourceType();
-  FailureOr<std::pair<Value, Order>> taken =
-      take(op.getSource(), requiredOrder(required, result), loc);
-  if (failed(taken))
-    return failure();
-  Order order = taken->second;
-  Type elem = source.getElementType();
-  dfg::ProcessOp proc = newProcess("pad", dfg::KernelKind::Pad,
-                                   {dfg::InputType::get(elem), dfg::OutputType::get(elem)}, loc);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&proc.getBody().front());
-    buildPad(b, loc, proc.getArgument(0), proc.getArgument(1), source, op.getResultType(),
-             op.getStaticLow(), value, order);
-  }
-  instantiate(proc, {taken->first, makeSource(result, order, loc)}, loc);
-  setLookahead(proc, 1, source.getNumElements());
-  proc->setAttr(directives::kPortElements,
-                b.getDenseI64ArrayAttr({source.getNumElements(), op.getResultType().getNumElements()}));
-  return success();
+  return lowerFilter(
+      op, "pad", dfg::KernelKind::Pad, op.getSource(), result,
+      [&](Value in, Value out, const Order &order) {
+        buildPad(b, op.getLoc(), in, out, op.getSourceType(), op.getResultType(),
+                 op.getStaticLow(), value, order);
+      },
+      [](const Order &) { return int64_t(1); });
 }
 
 LogicalResult GraphBuilder::lowerReturn(func::ReturnOp ret) {
