@@ -163,7 +163,7 @@ pub struct Cli {
     #[arg(long = "dse-objective", value_name = "OBJECTIVE", value_parser = ["dataflow", "sum"])]
     pub dse_objective: Option<String>,
 
-    /// Seconds the ILP solver may spend per solve (default: until proven optimal).
+    /// Seconds the ILP solver may spend per solve (default 30; 0: until proven optimal). The report gives the gap left when the limit stops it.
     #[arg(long = "dse-time-limit", value_name = "SECONDS")]
     pub dse_time_limit: Option<f64>,
 
@@ -509,10 +509,10 @@ fn dse_settings(cli: &Cli, target: &crate::board::Target) -> Result<crate::dse::
             .ok_or_else(|| CliError::Usage(format!("unknown DSE objective '{o}' (dataflow, sum)")))?;
     }
     if let Some(t) = cli.dse_time_limit {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(CliError::Usage(format!("'--dse-time-limit' must be a positive number of seconds, not {t}")));
+        if !(t.is_finite() && t >= 0.0) {
+            return Err(CliError::Usage(format!("'--dse-time-limit' must be a number of seconds (0: no limit), not {t}")));
         }
-        settings.time_limit = Some(t);
+        settings.time_limit = (t > 0.0).then_some(t);
     }
     if let Some(n) = cli.dse_max_lanes {
         if n == 0 {

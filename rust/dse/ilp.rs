@@ -103,6 +103,10 @@ enum Goal {
 const MAX_FIGURE: f64 = 1e15;
 
 /// Solves `problem` to proven optimality (or until `time_limit` seconds).
+/// Graphs of at least this many processes start the solve from a feasible
+/// design (dse::start).
+const START_NODES: usize = 40;
+
 pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -> Result<Solution, DseError> {
     for node in &problem.graph.nodes {
         if node.candidates.is_empty() {
@@ -122,17 +126,28 @@ pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -
     }
     let start = Instant::now();
     let limits = (Some(problem.dsp_limit), Some(problem.bram_limit));
-    match run(problem, Goal::Latency(objective), limits, time_limit)? {
+    // On a large network HiGHS can spend minutes before its first feasible
+    // point; start it from one found without a solver (dse::start). Small
+    // graphs solve at once without it.
+    let mut first = None;
+    if problem.graph.nodes.len() >= START_NODES {
+        first = super::start::feasible(problem);
+        match &first {
+            Some(_) => log::info!("DSE: starting the ILP from a feasible design ({:.3} s)", start.elapsed().as_secs_f64()),
+            None => log::info!("DSE: no starting design found; the ILP starts from nothing"),
+        }
+    }
+    match run(problem, Goal::Latency(objective), limits, time_limit, first.as_deref())? {
         Some((choice, value, status)) => Ok(Solution { choice, objective: value, status, seconds: start.elapsed().as_secs_f64() }),
         None => {
             // Name the limits that would work: the least DSP of a choice
             // within the BRAM limit (of any choice when none is), and the
             // least BRAM within the DSP limit (likewise).
             let min = |goal, other: (Option<f64>, Option<f64>)| -> Result<f64, DseError> {
-                if let Some((_, v, _)) = run(problem, goal, other, time_limit)? {
+                if let Some((_, v, _)) = run(problem, goal, other, time_limit, None)? {
                     return Ok(v.round());
                 }
-                match run(problem, goal, (None, None), time_limit)? {
+                match run(problem, goal, (None, None), time_limit, None)? {
                     Some((_, v, _)) => Ok(v.round()),
                     None => Err(DseError::Solver("lanes cannot agree on every channel".into())),
                 }
@@ -153,6 +168,7 @@ fn run(
     goal: Goal,
     limits: (Option<f64>, Option<f64>),
     time_limit: Option<f64>,
+    start: Option<&[usize]>,
 ) -> Result<Option<(Vec<usize>, f64, String)>, DseError> {
     let mut pb = RowProblem::default();
     // Ties in latency go to the design with fewer DSPs and BRAMs: a weight so
@@ -264,11 +280,38 @@ fn run(
             highs_sys::Highs_startCallback(model.as_mut_ptr(), highs_sys::kHighsCallbackMipImprovingSolution);
         }
     }
+    if let Some(start) = start {
+        // A feasible design to start from: HiGHS completes the timing
+        // columns and improves on it, so a time limit ends with a design
+        // and its gap rather than none.
+        let cols: Vec<highs_sys::HighsInt> = index.iter().flatten().map(|&c| c as highs_sys::HighsInt).collect();
+        let mut values = vec![0.0; cols.len()];
+        let mut k = 0;
+        for (cands, &chosen) in index.iter().zip(start) {
+            values[k + chosen] = 1.0;
+            k += cands.len();
+        }
+        // SAFETY: the pointer is the live HiGHS instance `model` owns; both
+        // arrays hold `cols.len()` entries and outlive the call.
+        let status = unsafe {
+            highs_sys::Highs_setSparseSolution(model.as_mut_ptr(), cols.len() as highs_sys::HighsInt, cols.as_ptr(), values.as_ptr())
+        };
+        if status != 0 {
+            log::info!("DSE: HiGHS did not take the starting design (status {status})");
+        }
+    }
     let solved = model.try_solve().map_err(|s| DseError::Solver(format!("{s:?}")))?;
     let status = match solved.status() {
-        HighsModelStatus::Optimal => "optimal",
+        HighsModelStatus::Optimal => "optimal".to_string(),
         HighsModelStatus::Infeasible => return Ok(None),
-        HighsModelStatus::ReachedTimeLimit => "time limit",
+        HighsModelStatus::ReachedTimeLimit => {
+            let gap = solved.mip_gap();
+            if gap.is_finite() {
+                format!("time limit (gap {:.1}%)", gap * 100.0)
+            } else {
+                "time limit".to_string()
+            }
+        }
         other => return Err(DseError::Solver(format!("status {other:?}"))),
     };
     let values = solved.get_solution().columns().to_vec();
@@ -293,7 +336,7 @@ fn run(
         Goal::Latency(Objective::Sum) => choice.iter().zip(nodes).map(|(&c, n)| cycles(&n.candidates[c])).sum(),
         Goal::Dsp | Goal::Bram => solved.objective_value(),
     };
-    Ok(Some((choice, value, status.to_string())))
+    Ok(Some((choice, value, status)))
 }
 
 /// HiGHS's branch-and-bound, as the progress display shows it: the best

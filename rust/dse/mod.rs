@@ -4,6 +4,7 @@
 //! index per instance with HiGHS, and the session writes the choice back.
 //! The same solver serves the `ming-dse` pass (`solve_dse`).
 pub mod ilp;
+pub mod start;
 
 use crate::bridge::ffi;
 use ilp::{DseError, Objective, Problem};
@@ -16,7 +17,9 @@ use std::time::Instant;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
     pub objective: Objective,
-    /// Seconds HiGHS may spend per solve; None: until optimal.
+    /// Seconds HiGHS may spend per solve; None: until optimal. A large
+    /// network's ILP can take minutes to prove, so the flow bounds it by
+    /// default and reports the gap (ilp::Solution::status).
     pub time_limit: Option<f64>,
     /// Most lanes per channel offered.
     pub max_lanes: u32,
@@ -26,9 +29,18 @@ pub struct Settings {
 
 impl Settings {
     pub fn new(dsp: u32, bram18k: u32) -> Self {
-        Settings { objective: Objective::Dataflow, time_limit: None, max_lanes: DEFAULT_MAX_LANES, dsp, bram18k }
+        Settings {
+            objective: Objective::Dataflow,
+            time_limit: Some(DEFAULT_TIME_LIMIT),
+            max_lanes: DEFAULT_MAX_LANES,
+            dsp,
+            bram18k,
+        }
     }
 }
+
+/// Seconds per solve unless --dse-time-limit says otherwise.
+pub const DEFAULT_TIME_LIMIT: f64 = 30.0;
 
 /// Lanes offered by default (the cost model offers lane counts that divide a
 /// port's accesses per iteration, at most 64).
@@ -97,18 +109,52 @@ pub struct Baseline {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Failure {
-    /// No design fits; the smallest limits that would (FIFOs included).
-    Infeasible { graph: String, dsp: u32, bram18k: u32, min_dsp: f64, min_bram18k: f64 },
+    /// No design fits; the smallest limits that would (FIFOs included), and
+    /// the processes whose own smallest configuration needs the most.
+    Infeasible { graph: String, dsp: u32, bram18k: u32, min_dsp: f64, min_bram18k: f64, floors: Floors },
     /// No design within the limits, in the session's words (names the limits).
     Refused(String),
     /// Anything else (no graph, solver trouble, an IR the DSE cannot write).
     Other(String),
 }
 
+/// What the processes need at the least, each at its cheapest candidate:
+/// where a design that does not fit goes over.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Floors {
+    /// Up to three processes with the largest floor of each resource
+    /// (nonzero), largest first.
+    pub dsp: Vec<(String, i64)>,
+    pub bram18k: Vec<(String, i64)>,
+    /// The floors of all processes added up (FIFOs not included).
+    pub dsp_sum: i64,
+    pub bram18k_sum: i64,
+}
+
+pub fn floors(p: &ffi::DseProblem) -> Floors {
+    let each = |key: fn(&ffi::DseCandidate) -> i64| -> Vec<(String, i64)> {
+        p.nodes.iter().map(|n| (n.process.clone(), n.candidates.iter().map(key).min().unwrap_or(0))).collect()
+    };
+    let largest = |mut v: Vec<(String, i64)>| -> Vec<(String, i64)> {
+        v.retain(|(_, x)| *x > 0);
+        v.sort_by_key(|(_, x)| std::cmp::Reverse(*x));
+        v.truncate(3);
+        v
+    };
+    let dsp = each(|c| c.dsp);
+    let bram = each(|c| c.bram18k);
+    Floors {
+        dsp_sum: dsp.iter().map(|(_, x)| x).sum(),
+        bram18k_sum: bram.iter().map(|(_, x)| x).sum(),
+        dsp: largest(dsp),
+        bram18k: largest(bram),
+    }
+}
+
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
-            Failure::Infeasible { graph, dsp, bram18k, min_dsp, min_bram18k } => {
+            Failure::Infeasible { graph, dsp, bram18k, min_dsp, min_bram18k, floors } => {
                 write!(
                     f,
                     "no design of '{graph}' fits {dsp} DSP and {bram18k} BRAM18K; the smallest limits that work are \
@@ -123,6 +169,21 @@ impl fmt::Display for Failure {
                 if !fits.is_empty() {
                     write!(f, " (it fits --board {})", fits.join(", --board "))?;
                 }
+                // Where it goes over: each resource whose limit is short, with
+                // the processes' own floors (their cheapest configurations).
+                let mut over = |name: &str, limit: u32, min: f64, sum: i64, top: &[(String, i64)]| -> fmt::Result {
+                    if min <= f64::from(limit) || top.is_empty() {
+                        return Ok(());
+                    }
+                    let named: Vec<String> = top.iter().map(|(p, x)| format!("'{p}' {x}")).collect();
+                    write!(
+                        f,
+                        "; at their cheapest the processes alone need {sum} {name} (most: {})",
+                        named.join(", ")
+                    )
+                };
+                over("DSP", *dsp, *min_dsp, floors.dsp_sum, &floors.dsp)?;
+                over("BRAM18K", *bram18k, *min_bram18k, floors.bram18k_sum, &floors.bram18k)?;
                 Ok(())
             }
             Failure::Refused(m) => f.write_str(m),
@@ -203,6 +264,7 @@ pub fn solve(p: &ffi::DseProblem, settings: &Settings) -> Result<ilp::Solution, 
                 bram18k: settings.bram18k,
                 min_dsp,
                 min_bram18k: min_bram + p.fifo_bram18k as f64,
+                floors: floors(p),
             },
             other => Failure::Other(other.to_string()),
         })?;
@@ -360,17 +422,25 @@ mod tests {
             Err(DseError::Infeasible { min_dsp, min_bram }) => {
                 assert_eq!(min_dsp, 1.0);
                 assert_eq!(min_bram, 2.0);
-                let f = Failure::Infeasible { graph: "g".into(), dsp: 0, bram18k: 288, min_dsp, min_bram18k: min_bram + 3.0 };
+                let f = Failure::Infeasible { graph: "g".into(), dsp: 0, bram18k: 288, min_dsp, min_bram18k: min_bram + 3.0, floors: Floors::default() };
                 assert_eq!(
                     f.to_string(),
                     "no design of 'g' fits 0 DSP and 288 BRAM18K; the smallest limits that work are 1 DSP and 5 BRAM18K \
                      (it fits --board kv260, --board zcu104, --board zedboard, --board u55c)"
                 );
                 // Only the presets that hold it are named; none when none does.
-                let big = Failure::Infeasible { graph: "g".into(), dsp: 1248, bram18k: 288, min_dsp: 5325.0, min_bram18k: 1151.0 };
+                let big = Failure::Infeasible { graph: "g".into(), dsp: 1248, bram18k: 288, min_dsp: 5325.0, min_bram18k: 1151.0, floors: Floors::default() };
                 assert!(big.to_string().ends_with("1151 BRAM18K (it fits --board u55c)"), "{big}");
-                let huge = Failure::Infeasible { graph: "g".into(), dsp: 1248, bram18k: 288, min_dsp: 1e5, min_bram18k: 1.0 };
+                let huge = Failure::Infeasible { graph: "g".into(), dsp: 1248, bram18k: 288, min_dsp: 1e5, min_bram18k: 1.0, floors: Floors::default() };
                 assert!(huge.to_string().ends_with("1 BRAM18K"), "{huge}");
+                // The processes' floors: b's cheapest candidate needs 1 DSP
+                // and 2 BRAM18K; a needs none.
+                let fl = floors(&g);
+                assert_eq!(fl.dsp, vec![("b".to_string(), 1)]);
+                assert_eq!((fl.dsp_sum, fl.bram18k_sum), (1, 2));
+                let named = Failure::Infeasible { graph: "g".into(), dsp: 0, bram18k: 288, min_dsp, min_bram18k: 5.0, floors: fl };
+                // Only the resource that is short (DSP) is explained.
+                assert!(named.to_string().ends_with("(it fits --board kv260, --board zcu104, --board zedboard, --board u55c); at their cheapest the processes alone need 1 DSP (most: 'b' 1)"), "{named}");
             }
             other => panic!("{other:?}"),
         }
