@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""Real networks on real boards: one table of what ming builds for the models of
+../shared/models (MLPerf Tiny, int8 and float; torchvision, float and int8 QDQ),
+beside the published FPGA results of the same MLPerf Tiny tasks.
+
+  .venv/bin/python bench/real.py [--models DIR] [--boards kv260,zcu104]
+                                 [--only SUBSTRING] [--ming-opt PATH]
+                                 [--timeout S] [--out DIR] [--json FILE]
+
+Every row is `ming-opt MODEL --hls OUT --board B` run once: the design's cycles
+(cost model and cycle-level simulation, report.json), its latency at the
+report's clock, DSP, BRAM18K and URAM, and:
+- the DSP-budget ratio, MACs / (DSP limit x MACs per DSP) / cycles: the share
+  of the board's multipliers the design keeps busy (1.0: every DSP does a MAC
+  every cycle). MACs per DSP: 1 for int8 (2 would need DSP packing, which
+  ming does not do yet), 1/5 for f32 (3 DSP for fmul and 2 for fadd in the
+  target description, targets/vitis-ultrascale-200mhz.json);
+- the transfer bound: the cycles that moving the input and output through one
+  128-bit AXI port each way takes at the clock (KV260's HP ports), a floor no
+  design goes under;
+- compile and ILP seconds, and the DSE's status (`optimal` or the gap left at
+  the time limit).
+A model that does not fit shows ming's refusal in the status column.
+int8 torchvision variants are made here with onnxruntime's quantize_static
+(QDQ, per channel, QInt8, 4 random calibration batches) and cached in --out.
+Timings on a shared 2-core machine are only comparable as ratios.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# MACs of the MLPerf Tiny models (../shared/models/README.md); the ONNX ones
+# are counted from their graphs.
+MLPERF_MACS = {
+    "ic_resnet8": 12.50e6,
+    "kws_dscnn": 2.66e6,
+    "ad_autoencoder": 0.26e6,
+}
+
+# Published FPGA results on the same tasks (MLPerf Tiny results repositories).
+PUBLISHED = [
+    ("fpgaConvNet v1.1 closed", "ZC706, 525-564 DSP, 187-200 MHz", "ResNet-8 IC", "0.147 ms"),
+    ("fpgaConvNet v1.1 closed", "ZC706", "VWW", "0.720 ms"),
+    ("fpgaConvNet v1.1 closed", "ZedBoard, ~200 DSP, 111-143 MHz", "ResNet-8 IC", "0.411 ms"),
+    ("fpgaConvNet v1.1 closed", "ZedBoard", "DS-CNN KWS", "0.324 ms"),
+    ("hls4ml v1.0 open", "PYNQ-Z2, 100 MHz", "ResNet-8 IC (RN08)", "7.64 ms"),
+    ("hls4ml v0.7 open", "PYNQ-Z2, 100 MHz", "AD autoencoder", "18.7 us"),
+    ("FINN v0.7 open", "PYNQ-Z2, 100 MHz", "CNV-W1A1 (binarised)", "1.51 ms"),
+    ("FINN v0.7 open", "PYNQ-Z2, 100 MHz", "KWS MLP W3A3", "17.5 us"),
+]
+
+BOARD_DSP = {"kv260": 1248, "zcu104": 1728, "zedboard": 220, "u55c": 9024}
+
+
+def onnx_macs(path):
+    """Multiply-accumulates of the Conv, Gemm and MatMul nodes of an ONNX model."""
+    import onnx
+    from onnx import shape_inference
+    m = shape_inference.infer_shapes(onnx.load(path))
+    shapes = {}
+    for v in list(m.graph.value_info) + list(m.graph.input) + list(m.graph.output):
+        dims = [d.dim_value for d in v.type.tensor_type.shape.dim]
+        shapes[v.name] = [d if d > 0 else 1 for d in dims]
+    inits = {i.name: list(i.dims) for i in m.graph.initializer}
+    shapes.update(inits)
+    total = 0
+    for n in m.graph.node:
+        if n.op_type == "Conv" and n.output[0] in shapes and n.input[1] in shapes:
+            out = shapes[n.output[0]]
+            w = shapes[n.input[1]]  # M x C/group x kh x kw
+            per = 1
+            for d in w[1:]:
+                per *= d
+            elems = 1
+            for d in out:
+                elems *= d
+            total += elems * per
+        elif n.op_type in ("Gemm", "MatMul") and n.input[1] in shapes and n.output[0] in shapes:
+            out = shapes[n.output[0]]
+            b = shapes[n.input[1]]
+            k = b[-1] if (n.op_type == "Gemm" and any(a.name == "transB" and a.i for a in n.attribute)) else b[-2] if len(b) >= 2 else b[0]
+            elems = 1
+            for d in out:
+                elems *= d
+            total += elems * k
+    return float(total)
+
+
+def quantize(src, dst):
+    import numpy as np
+    import onnx
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+    m = onnx.load(src)
+    name = m.graph.input[0].name
+    shape = [d.dim_value for d in m.graph.input[0].type.tensor_type.shape.dim]
+
+    class Reader(CalibrationDataReader):
+        def __init__(self):
+            rng = np.random.default_rng(0)
+            self.data = iter([{name: rng.standard_normal(shape).astype(np.float32)} for _ in range(4)])
+
+        def get_next(self):
+            return next(self.data, None)
+
+    quantize_static(src, dst, Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
+                    activation_type=QuantType.QInt8, weight_type=QuantType.QInt8)
+
+
+def models(models_dir, out_dir):
+    """(row name, path, precision, MACs, MLPerf task or None); an int8
+    torchvision row's path is (float model, where its QDQ version goes)."""
+    rows = []
+    tiny = os.path.join(models_dir, "mlperf-tiny")
+    for f in sorted(os.listdir(tiny)) if os.path.isdir(tiny) else []:
+        if not f.endswith(".tflite"):
+            continue
+        stem = f[: -len(".tflite")]
+        base, precision = stem.rsplit("_", 1)
+        rows.append((stem, os.path.join(tiny, f), precision, MLPERF_MACS.get(base), base))
+    tv = os.path.join(models_dir, "torchvision")
+    for f in sorted(os.listdir(tv)) if os.path.isdir(tv) else []:
+        if not f.endswith(".onnx"):
+            continue
+        stem = f[: -len(".onnx")]
+        path = os.path.join(tv, f)
+        macs = onnx_macs(path)
+        rows.append((stem + "_float", path, "float", macs, None))
+        # Quantised when its row runs (run_row), cached in --out.
+        rows.append((stem + "_int8", (path, os.path.join(out_dir, stem + "_int8.onnx")), "int8", macs, None))
+    return rows
+
+
+def io_bytes(report):
+    """Bytes of the design's external inputs and outputs (report.json ports)."""
+    sizes = {"int8": 1, "uint8": 1, "int16": 2, "float16": 2, "int32": 4, "float32": 4, "int64": 8, "float64": 8}
+    total = 0
+    for port in report.get("ports", []):
+        elems = 1
+        for d in port.get("shape", []):
+            elems *= d
+        total += elems * sizes.get(port.get("dtype", ""), 4)
+    return total
+
+
+def run_row(ming_opt, path, board, out, timeout):
+    if isinstance(path, tuple):
+        src, path = path
+        if not os.path.exists(path):
+            try:
+                quantize(src, path)
+            except Exception as e:  # noqa: BLE001 - the row says why
+                return {"status": f"quantize_static failed: {e}", "seconds": 0.0}
+    cmd = [ming_opt, path, "--hls", out, "--board", board]
+    start = time.time()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"status": f"timeout >{timeout:.0f} s", "seconds": timeout}
+    seconds = time.time() - start
+    if p.returncode != 0:
+        err = [l for l in p.stderr.splitlines() if "error" in l]
+        return {"status": "refused: " + (err[0].split("error: ", 1)[-1] if err else f"exit {p.returncode}"),
+                "seconds": seconds}
+    with open(os.path.join(out, "report.json")) as f:
+        r = json.load(f)
+    total = r.get("total", {})
+    dse = r.get("dse", {})
+    return {
+        "status": dse.get("status", "?"),
+        "seconds": seconds,
+        "ilp_seconds": dse.get("ilp_seconds"),
+        "cycles": total.get("cycles"),
+        "simulated": total.get("simulated_cycles"),
+        "dsp": total.get("dsp"),
+        "bram18k": total.get("bram18k"),
+        "uram": total.get("uram", 0),
+        "clock_mhz": r.get("board", {}).get("clock_mhz", 200.0),
+        "io_bytes": io_bytes(r),
+    }
+
+
+def fmt(v, spec="{:,}"):
+    return "-" if v is None else spec.format(v)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--models", default=os.path.join(ROOT, "..", "shared", "models"))
+    ap.add_argument("--boards", default="kv260,zcu104")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--ming-opt", default=os.path.join(ROOT, "target", "release", "ming-opt"))
+    ap.add_argument("--timeout", type=float, default=900)
+    ap.add_argument("--out", default=os.path.join(ROOT, "target", "bench-real"))
+    ap.add_argument("--json", default="")
+    a = ap.parse_args()
+    if not os.path.isdir(a.models):
+        sys.exit(f"no models at {a.models} (../shared/models)")
+    os.makedirs(a.out, exist_ok=True)
+    results = []
+    print("| model | board | status | cycles (model / sim) | latency | DSP | BRAM18K | URAM | DSP-budget ratio | transfer bound | compile s | ILP s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, path, precision, macs, task in models(a.models, a.out):
+        if a.only and a.only not in name:
+            continue
+        for board in a.boards.split(","):
+            r = run_row(a.ming_opt, path, board, os.path.join(a.out, f"{name}-{board}"), a.timeout)
+            r.update(model=name, board=board, precision=precision, macs=macs)
+            cycles = r.get("cycles")
+            ratio = None
+            if cycles and macs:
+                per_dsp = 1.0 if precision == "int8" else 0.2
+                ratio = macs / (BOARD_DSP[board] * per_dsp) / cycles
+            r["dsp_budget_ratio"] = ratio
+            clock = r.get("clock_mhz", 200)
+            bound = r.get("io_bytes", 0) / 16 if r.get("io_bytes") else None
+            r["transfer_bound_cycles"] = bound
+            latency = f"{cycles / clock:,.1f} us" if cycles else "-"
+            print(f"| {name} | {board} | {r['status']} | {fmt(cycles)} / {fmt(r.get('simulated'))} | {latency} | "
+                  f"{fmt(r.get('dsp'))} | {fmt(r.get('bram18k'))} | {fmt(r.get('uram'))} | {fmt(ratio, '{:.3f}')} | "
+                  f"{fmt(bound, '{:,.0f}')} | {r['seconds']:.1f} | {fmt(r.get('ilp_seconds'), '{:.1f}')} |", flush=True)
+            results.append(r)
+    print()
+    print("Published FPGA results on the same MLPerf Tiny tasks:")
+    print("| submitter | board | task | latency |")
+    print("|---|---|---|---|")
+    for row in PUBLISHED:
+        print("| " + " | ".join(row) + " |")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
