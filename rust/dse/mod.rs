@@ -171,19 +171,23 @@ impl fmt::Display for Failure {
                 }
                 // Where it goes over: each resource whose limit is short, with
                 // the processes' own floors (their cheapest configurations).
-                let mut over = |name: &str, limit: u32, min: f64, sum: i64, top: &[(String, i64)]| -> fmt::Result {
+                let over = |name: &str, limit: u32, min: f64, sum: i64, top: &[(String, i64)]| -> Option<String> {
                     if min <= f64::from(limit) || top.is_empty() {
-                        return Ok(());
+                        return None;
                     }
                     let named: Vec<String> = top.iter().map(|(p, x)| format!("'{p}' {x}")).collect();
-                    write!(
-                        f,
-                        "; at their cheapest the processes alone need {sum} {name} (most: {})",
-                        named.join(", ")
-                    )
+                    Some(format!("{sum} {name} (most: {})", named.join(", ")))
                 };
-                over("DSP", *dsp, *min_dsp, floors.dsp_sum, &floors.dsp)?;
-                over("BRAM18K", *bram18k, *min_bram18k, floors.bram18k_sum, &floors.bram18k)?;
+                let short: Vec<String> = [
+                    over("DSP", *dsp, *min_dsp, floors.dsp_sum, &floors.dsp),
+                    over("BRAM18K", *bram18k, *min_bram18k, floors.bram18k_sum, &floors.bram18k),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
+                if !short.is_empty() {
+                    write!(f, "; at their cheapest the processes alone need {}", short.join(" and "))?;
+                }
                 Ok(())
             }
             Failure::Refused(m) => f.write_str(m),
