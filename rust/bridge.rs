@@ -42,6 +42,9 @@ pub mod ffi {
         bram18k: i64,
         lanes_in: Vec<i64>,
         lanes_out: Vec<i64>,
+        /// Per stream input port (as `lanes_in`): cycles after its last
+        /// pull; `tail` for a port the list does not name.
+        tail_in: Vec<i64>,
     }
 
     /// A dfg.instantiate and its candidates.

@@ -90,6 +90,25 @@ ProcessCost ProcessModel::run() {
     std::optional<int64_t> last = findLast(process.getBody().front(), k2, 0);
     result.pre = std::clamp<int64_t>(first.value_or(0), 0, result.cycles);
     result.tail = last ? std::clamp<int64_t>(result.cycles - *last, 0, result.cycles) : 0;
+    // Per input port: the same backward search over that port's pulls only.
+    for (BlockArgument arg : process.getArguments()) {
+      if (!isa<dfg::InputType>(arg.getType()))
+        continue;
+      llvm::DenseSet<Operation *> portPulls;
+      for (Operation *user : arg.getUsers())
+        if (isa<dfg::PullOp>(user))
+          for (Operation *p = user; p && p != process.getOperation(); p = p->getParentOp())
+            portPulls.insert(p);
+      int64_t tail = 0;
+      if (!portPulls.empty()) {
+        events = &portPulls;
+        Known k3;
+        std::optional<int64_t> portLast = findLast(process.getBody().front(), k3, 0);
+        tail = portLast ? std::clamp<int64_t>(result.cycles - *portLast, 0, result.cycles)
+                        : result.tail;
+      }
+      result.tailIn.push_back(tail);
+    }
     if (enumBudget < 0)
       result.notes.push_back("enumeration budget exhausted: first/last pull approximate");
     events = &eventAncestors;

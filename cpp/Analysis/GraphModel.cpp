@@ -30,6 +30,7 @@ GraphCost estimateGraph(dfg::GraphOp graph,
                         const CostOptions &options) {
   GraphCost g;
   llvm::DenseMap<Value, unsigned> writer, reader; // channel end -> node
+  llvm::DenseMap<Value, unsigned> readerPort;     // read end -> input port ordinal
   for (Operation &op : graph.getBody().front()) {
     if (auto inst = dyn_cast<dfg::InstantiateOp>(op)) {
       NodeCost n;
@@ -40,14 +41,18 @@ GraphCost estimateGraph(dfg::GraphOp graph,
         n.firstOutput = pc->firstOutput;
         n.pre = pc->pre;
         n.tail = pc->tail;
+        n.tailIn = pc->tailIn;
         n.dsp = pc->dsp;
         n.bram18k = pc->bram18k;
       }
+      unsigned inputs = 0;
       for (Value port : inst.getPorts()) {
-        if (isa<dfg::OutputType>(port.getType()))
+        if (isa<dfg::OutputType>(port.getType())) {
           writer[port] = g.nodes.size();
-        else if (isa<dfg::InputType>(port.getType()))
+        } else if (isa<dfg::InputType>(port.getType())) {
           reader[port] = g.nodes.size();
+          readerPort[port] = inputs++;
+        }
       }
       g.nodes.push_back(n);
     } else if (auto ch = dyn_cast<dfg::ChannelOp>(op)) {
@@ -62,12 +67,16 @@ GraphCost estimateGraph(dfg::GraphOp graph,
   }
   size_t n = g.nodes.size();
   std::vector<std::vector<unsigned>> succ(n), pred(n);
+  std::vector<std::vector<int64_t>> predTail(n); // tail of the port each pred feeds
   for (ChannelCost &cc : g.channels) {
     auto w = writer.find(cc.op.getWrite()), r = reader.find(cc.op.getRead());
     if (w == writer.end() || r == reader.end())
       continue;
     succ[w->second].push_back(r->second);
     pred[r->second].push_back(w->second);
+    const NodeCost &to = g.nodes[r->second];
+    unsigned port = readerPort.lookup(cc.op.getRead());
+    predTail[r->second].push_back(port < to.tailIn.size() ? to.tailIn[port] : to.tail);
   }
   // Topological order (Kahn); nodes on a cycle come last in input order.
   std::vector<unsigned> order, indeg(n);
@@ -98,20 +107,21 @@ GraphCost estimateGraph(dfg::GraphOp graph,
   // Every process starts at 0 (a DATAFLOW region). In topological order:
   //   arrival  A_v = max over producers q of FO_q (0 for a source),
   //   first    FO_v = max(F_v, A_v + F_v - pre_v),
-  //   finish   T_v = max(C_v, A_v + C_v - pre_v, max over producers T_q + tail_v).
+  //   finish   T_v = max(C_v, A_v + C_v - pre_v, max over producers T_q + tail_v,q),
+  //            tail_v,q the cycles after v's last pull of the port q feeds.
   // Which term won is kept to trace the critical path back.
   std::vector<int> arrivalPred(n, -1), firstPred(n, -1), finishPred(n, -1);
   std::vector<bool> finishByArrival(n, false);
   for (unsigned v : order) {
     NodeCost &nc = g.nodes[v];
     int64_t lastIn = -1;
-    for (unsigned q : pred[v]) {
+    for (auto [q, tail] : llvm::zip(pred[v], predTail[v])) {
       if (arrivalPred[v] < 0 || g.nodes[q].firstOut > nc.arrival) {
         nc.arrival = g.nodes[q].firstOut;
         arrivalPred[v] = q;
       }
-      if (finishPred[v] < 0 || g.nodes[q].finish > lastIn) {
-        lastIn = g.nodes[q].finish;
+      if (finishPred[v] < 0 || g.nodes[q].finish + tail > lastIn) {
+        lastIn = g.nodes[q].finish + tail;
         finishPred[v] = q;
       }
     }
@@ -125,8 +135,8 @@ GraphCost estimateGraph(dfg::GraphOp graph,
       nc.finish = nc.arrival + nc.cycles - nc.pre;
       finishByArrival[v] = true;
     }
-    if (finishPred[v] >= 0 && lastIn + nc.tail > nc.finish) {
-      nc.finish = lastIn + nc.tail;
+    if (finishPred[v] >= 0 && lastIn > nc.finish) {
+      nc.finish = lastIn;
       finishByArrival[v] = false;
     } else if (!finishByArrival[v]) {
       finishPred[v] = -1;

@@ -358,7 +358,83 @@ double ProcessModel::ifProbability(scf::IfOp op) {
   return it->second;
 }
 
+/// How often all of `conds` (each a condition and whether it must hold)
+/// hold together over the loops their induction variables come from,
+/// enumerated; none when a condition depends on anything else or the
+/// enumeration budget does not allow it.
+std::optional<double> ProcessModel::countJointFraction(ArrayRef<std::pair<Value, bool>> conds) {
+  SmallVector<Value> work;
+  for (auto &c : conds)
+    work.push_back(c.first);
+  llvm::DenseSet<Value> seen;
+  SmallVector<scf::ForOp> loops;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg != loop.getInductionVar() || !loopBounds(loop).constant)
+        return std::nullopt;
+      loops.push_back(loop);
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getNumRegions() || def->getNumResults() != 1)
+      return std::nullopt;
+    if (!def->hasTrait<OpTrait::ConstantLike>() && !isa<arith::ArithDialect>(def->getDialect()))
+      return std::nullopt;
+    for (Value o : def->getOperands())
+      work.push_back(o);
+  }
+  int64_t total = 1;
+  SmallVector<Bounds> bounds;
+  for (scf::ForOp l : loops) {
+    bounds.push_back(loopBounds(l));
+    total *= std::max<int64_t>(1, bounds.back().trip);
+    if (total > enumBudget)
+      return std::nullopt;
+  }
+  enumBudget -= total;
+  int64_t yes = 0;
+  Known known;
+  for (int64_t n = 0; n < total; ++n) {
+    int64_t rest = n;
+    for (auto [l, b] : llvm::zip(loops, bounds)) {
+      known[l.getInductionVar()] = b.lb + (rest % std::max<int64_t>(1, b.trip)) * b.step;
+      rest /= std::max<int64_t>(1, b.trip);
+    }
+    bool all = true;
+    for (auto &[cond, want] : conds) {
+      auto v = evalInt(cond, known);
+      if (!v)
+        return std::nullopt;
+      all &= (*v != 0) == want;
+    }
+    yes += all;
+  }
+  return total ? double(yes) / double(total) : 1.0;
+}
+
 double ProcessModel::countIfProbability(scf::IfOp op) {
+  // Inside other scf.if of the process, the frequency that weights this
+  // one's loops is the conditional one, P(this | the enclosing conditions):
+  // seqBlock multiplies it by theirs. A window's `row >= 2` around
+  // `row % 2 == 0 && row / 2 < 8` would otherwise count the second (already
+  // over every row) again under the first.
+  SmallVector<std::pair<Value, bool>> outer;
+  for (Operation *child = op, *p = op->getParentOp(); p && p != process.getOperation();
+       child = p, p = p->getParentOp())
+    if (auto parentIf = dyn_cast<scf::IfOp>(p))
+      outer.push_back({parentIf.getCondition(), child->getParentRegion() == &parentIf.getThenRegion()});
+  if (!outer.empty()) {
+    SmallVector<std::pair<Value, bool>> all(outer.begin(), outer.end());
+    all.push_back({op.getCondition(), true});
+    std::optional<double> given = countJointFraction(outer);
+    std::optional<double> both = given && *given > 0 ? countJointFraction(all) : std::nullopt;
+    if (both)
+      return std::min(1.0, *both / *given);
+  }
   // The loops whose induction variables decide the condition.
   SmallVector<Value> work{op.getCondition()};
   llvm::DenseSet<Value> seen;

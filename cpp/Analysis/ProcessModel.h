@@ -166,6 +166,7 @@ private:
   void pipelineCost(scf::ForOp loop, LoopCost &lc);
   double ifProbability(scf::IfOp op);
   double countIfProbability(scf::IfOp op);
+  std::optional<double> countJointFraction(ArrayRef<std::pair<Value, bool>> conds);
 
   // First output; first and last pull. The search looks for the leaves of
   // `events` (pushes and sink stores, or pulls with `pullMode`).

@@ -82,7 +82,8 @@ static DseProblem convert(const dse::Problem &p) {
     node.kind = n.kind;
     for (const dse::Candidate &c : n.candidates)
       node.candidates.push_back(DseCandidate{c.cycles, c.fill, c.pre, c.tail, c.dsp, c.bram18k,
-                                             toRust(c.lanesIn), toRust(c.lanesOut)});
+                                             toRust(c.lanesIn), toRust(c.lanesOut),
+                                             toRust(c.tailIn)});
     out.nodes.push_back(std::move(node));
   }
   for (const dse::Edge &e : p.edges)

@@ -96,6 +96,7 @@ Candidate figures(dfg::ProcessOp process, const Point &p) {
   info.fill = c.firstOutput;
   info.pre = c.pre;
   info.tail = c.tail;
+  info.tailIn = c.tailIn;
   info.dsp = c.dsp;
   info.bram18k = c.bram18k;
   for (unsigned a = 0; a < process.getNumArguments(); ++a) {

@@ -45,6 +45,12 @@ fn lane(lanes: &[i64], port: u32) -> f64 {
     lanes.get(port as usize).copied().unwrap_or(1).max(1) as f64
 }
 
+/// Cycles of `c` after the last pull of its input port `port` (`tail` for a
+/// port `tail_in` does not name).
+pub(crate) fn tail_of(c: &DseCandidate, port: u32) -> i64 {
+    c.tail_in.get(port as usize).copied().unwrap_or(c.tail)
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Objective {
     /// The last finish of the graph-latency recursion (cost model).
@@ -115,7 +121,7 @@ pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -
         // HiGHS takes 1e20 and above as infinite and refuses the problem.
         for c in &node.candidates {
             let figures = [c.cycles, c.fill, c.pre, c.tail, c.dsp, c.bram18k];
-            if figures.iter().any(|&v| (v as f64).abs() >= MAX_FIGURE) {
+            if figures.iter().chain(&c.tail_in).any(|&v| (v as f64).abs() >= MAX_FIGURE) {
                 return Err(DseError::Solver(format!(
                     "process '{}' has a configuration of {} cycles, {} DSP and {} BRAM18K, beyond what the ILP \
                      can represent (at most {MAX_FIGURE:e})",
@@ -227,7 +233,8 @@ fn run(
         // `variable >= candidate constants + another variable`:
         //   A_to >= FO_from                     (first input of `to`)
         //   FO_p >= F_p,  FO_p >= A_p + F_p - pre_p
-        //   T_p  >= C_p,  T_p  >= A_p + C_p - pre_p,  T_to >= T_from + tail_to
+        //   T_p  >= C_p,  T_p  >= A_p + C_p - pre_p,
+        //   T_to >= T_from + tail_to (of the input port the edge feeds)
         //   L    >= T_p.
         // Every bound is monotone, so for a fixed choice the least solution
         // is the recursion's value, and minimising L reaches it on the
@@ -257,7 +264,8 @@ fn run(
             let (from, to) = (e.from as usize, e.to as usize);
             pb.add_row(0.., [(a[to], 1.0), (fo[from], -1.0)]);
             let mut finish = vec![(t[to], 1.0), (t[from], -1.0)];
-            finish.extend(chosen(to, &|c| c.tail));
+            let port = e.to_port;
+            finish.extend(chosen(to, &|c| tail_of(c, port)));
             pb.add_row(0.., finish);
         }
     }
@@ -365,7 +373,17 @@ mod tests {
     /// A candidate that pulls at once and ends `fill` cycles after its last
     /// pull (an elementwise stage).
     fn cand(cycles: i64, fill: i64, dsp: i64, bram18k: i64, lanes_in: i64, lanes_out: i64) -> DseCandidate {
-        DseCandidate { cycles, fill, pre: 0, tail: fill, dsp, bram18k, lanes_in: vec![lanes_in], lanes_out: vec![lanes_out] }
+        DseCandidate {
+            cycles,
+            fill,
+            pre: 0,
+            tail: fill,
+            dsp,
+            bram18k,
+            lanes_in: vec![lanes_in],
+            lanes_out: vec![lanes_out],
+            tail_in: vec![],
+        }
     }
 
     fn node(name: &str, candidates: Vec<DseCandidate>) -> DseNode {
@@ -404,7 +422,7 @@ mod tests {
                         fo[p] = c.fill.max(a[p] + c.fill - c.pre);
                         t[p] = c.cycles.max(a[p] + c.cycles - c.pre);
                         for e in into {
-                            t[p] = t[p].max(t[e.from as usize] + c.tail);
+                            t[p] = t[p].max(t[e.from as usize] + tail_of(c, e.to_port));
                         }
                     }
                 }
@@ -567,6 +585,9 @@ mod tests {
                             let mut c = cand(100 + rnd(900), rnd(50), rnd(40), rnd(4), lanes, lanes);
                             c.pre = rnd(c.fill as u64 + 1);
                             c.tail = rnd(80);
+                            if rnd(2) == 1 {
+                                c.tail_in = (0..2).map(|_| c.tail + rnd(80)).collect();
+                            }
                             c
                         })
                         .collect();

@@ -390,6 +390,7 @@ mod tests {
             bram18k,
             lanes_in: vec![lanes],
             lanes_out: vec![lanes],
+            tail_in: vec![],
         };
         ffi::DseProblem {
             graph: "g".into(),

@@ -193,6 +193,7 @@ mod tests {
             fill: 1,
             pre: 0,
             tail: 1,
+            tail_in: vec![],
             dsp,
             bram18k,
             lanes_in: vec![lanes_in],

@@ -131,6 +131,12 @@ struct ProcessCost {
   /// The last dfg.pull to the end (the last padded rows/columns of a window,
   /// a matmul's last row, the pipeline depth); 0 without pulls.
   int64_t tail = 0;
+  /// Per stream input port, in argument order: its last dfg.pull to the end
+  /// (0 for a port never pulled). A producer's last output bounds the end
+  /// through the port it feeds: a window that pulls a bias stream in its
+  /// compute loop still has its last padded rows to compute after its last
+  /// pixel, which `tail` (the last pull of any port) does not see.
+  std::vector<int64_t> tailIn;
   int64_t dsp = 0, bram18k = 0;
   llvm::SmallVector<LoopCost> loops;     // by id
   llvm::SmallVector<BufferCost> buffers;
@@ -172,6 +178,7 @@ struct NodeCost {
   dfg::InstantiateOp op;
   std::string callee;
   int64_t cycles = 0, firstOutput = 0, pre = 0, tail = 0, dsp = 0, bram18k = 0;
+  std::vector<int64_t> tailIn; // ProcessCost::tailIn
   /// Absolute times (every process starts at 0, docs/cost-model.md "Graph
   /// latency"): first input available, first output, finish.
   int64_t arrival = 0, firstOut = 0, finish = 0;

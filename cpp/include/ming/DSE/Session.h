@@ -40,6 +40,9 @@ struct Candidate {
   int64_t cycles = 0, fill = 0, dsp = 0, bram18k = 0;
   /// Cycles before the first pull and after the last (cost::ProcessCost).
   int64_t pre = 0, tail = 0;
+  /// Per stream input port, in argument order: cycles after its last pull
+  /// (cost::ProcessCost::tailIn).
+  std::vector<int64_t> tailIn;
   /// Lanes of the stream input ports and of the stream output ports, each in
   /// argument order (memref ports are not listed).
   std::vector<int64_t> lanesIn, lanesOut;
