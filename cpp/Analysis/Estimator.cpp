@@ -84,6 +84,7 @@ ProcessCost ProcessModel::run() {
   if (!pullAncestors.empty()) {
     events = &pullAncestors;
     pullMode = true;
+    eventSet = 1;
     enumBudget = kEnumBudget;
     Known k1, k2;
     std::optional<int64_t> first = findFirst(process.getBody().front(), k1, 0);
@@ -102,6 +103,7 @@ ProcessCost ProcessModel::run() {
       int64_t tail = 0;
       if (!portPulls.empty()) {
         events = &portPulls;
+        eventSet = 2 + arg.getArgNumber();
         Known k3;
         std::optional<int64_t> portLast = findLast(process.getBody().front(), k3, 0);
         tail = portLast ? std::clamp<int64_t>(result.cycles - *portLast, 0, result.cycles)
@@ -113,6 +115,7 @@ ProcessCost ProcessModel::run() {
       result.notes.push_back("enumeration budget exhausted: first/last pull approximate");
     events = &eventAncestors;
     pullMode = false;
+    eventSet = 0;
   }
   std::vector<std::string> unique;
   for (std::string &note : result.notes)

@@ -500,7 +500,7 @@ bool ProcessModel::reaches(Block &block, Known &known) {
   for (auto &[v, x] : known)
     ivs.push_back({v.getAsOpaquePointer(), x});
   llvm::sort(ivs);
-  auto key = std::make_tuple(&block, pullMode, std::move(ivs));
+  auto key = std::make_tuple(&block, eventSet, std::move(ivs));
   if (auto it = cache->reaches.find(key); it != cache->reaches.end())
     return it->second;
   int64_t budget = enumBudget;

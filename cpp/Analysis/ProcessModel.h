@@ -129,7 +129,8 @@ struct WalkCache {
   /// Whether a block reaches an event (push or pull mode) for given values of
   /// the induction variables around it: the first/last event searches try
   /// the same iterations under every configuration.
-  std::map<std::tuple<Block *, bool, std::vector<std::pair<void *, int64_t>>>, bool> reaches;
+  /// Keyed by the event set searched (ProcessModel::eventSet).
+  std::map<std::tuple<Block *, int64_t, std::vector<std::pair<void *, int64_t>>>, bool> reaches;
 };
 
 struct ResolvedLoop {
@@ -197,6 +198,9 @@ private:
   llvm::DenseSet<Operation *> pullAncestors;         // ops holding a pull
   const llvm::DenseSet<Operation *> *events = &eventAncestors;
   bool pullMode = false;
+  /// Which set `events` is, for WalkCache::reaches: 0 the outputs, 1 every
+  /// pull, 2 + n the pulls of argument n.
+  int64_t eventSet = 0;
   std::vector<Buffer> buffers;
   llvm::DenseMap<Operation *, unsigned> allocaBuffer;
   std::map<std::string, unsigned> globalBuffer;

@@ -310,12 +310,13 @@ pub fn run(module: &Module, settings: &Settings, cost_model: &str) -> Result<Out
         for (i, n) in p.nodes.iter().enumerate() {
             for (k, c) in n.candidates.iter().enumerate() {
                 log::trace!(
-                    "DSE: {}: {} cycles, fill {}, pre {}, tail {}, {} DSP, {} BRAM18K: {}",
+                    "DSE: {}: {} cycles, fill {}, pre {}, tail {} (per input {:?}), {} DSP, {} BRAM18K: {}",
                     n.process,
                     c.cycles,
                     c.fill,
                     c.pre,
                     c.tail,
+                    c.tail_in,
                     c.dsp,
                     c.bram18k,
                     ffi::dse_describe(&session, i as u32, k as u32)
