@@ -1,0 +1,501 @@
+// The rewrites of ming-quantize-integer (Rewriter.h): each float layer
+// between dequantizes and a quantize rebuilt on integers, i8 x i8 -> i32
+// with the zero points folded into the accumulator and a requantisation
+// (Requantise.h) at the end. Kept apart from the matching of the QDQ
+// vocabulary (QDQ.cpp) and from the pass that picks the anchors.
+#include "Rewriter.h"
+#include "Requantise.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cmath>
+#include <limits>
+
+namespace ming::quant {
+
+/// An elementwise clamp of one float tensor by constants (ReLU as IREE
+/// writes it, cmpf + select; Clip as max/min): its input and bounds.
+struct Clamp {
+  Value input;
+  std::optional<double> lo, hi;
+};
+
+static std::optional<Clamp> clampOf(Value v) {
+  auto g = v.getDefiningOp<linalg::GenericOp>();
+  if (!g || !isElementwise(g) || g.getNumDpsInputs() != 1 || !isa<FloatType>(elementTypeOf(v)) ||
+      !isa<FloatType>(elementTypeOf(g.getDpsInputOperand(0)->get())) ||
+      !g.getMatchingIndexingMap(g.getDpsInputOperand(0)).isIdentity())
+    return std::nullopt;
+  Clamp c{g.getDpsInputOperand(0)->get(), std::nullopt, std::nullopt};
+  Value arg = g.getBody()->getArgument(0);
+  Value x = cast<linalg::YieldOp>(g.getBody()->getTerminator()).getOperand(0);
+  auto lower = [&](double k) { c.lo = c.lo ? std::max(*c.lo, k) : k; };
+  auto upper = [&](double k) { c.hi = c.hi ? std::min(*c.hi, k) : k; };
+  while (x != arg) {
+    Operation *op = x.getDefiningOp();
+    if (!op || op->getBlock() != g.getBody())
+      return std::nullopt;
+    if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MinimumFOp, arith::MinNumFOp>(op)) {
+      std::optional<double> k = scalarConstant(op->getOperand(1));
+      Value rest = op->getOperand(0);
+      if (!k) {
+        k = scalarConstant(op->getOperand(0));
+        rest = op->getOperand(1);
+      }
+      if (!k)
+        return std::nullopt;
+      isa<arith::MaximumFOp, arith::MaxNumFOp>(op) ? lower(*k) : upper(*k);
+      x = rest;
+      continue;
+    }
+    // select(x > k, x, k) = max(x, k); select(x < k, x, k) = min(x, k).
+    auto sel = dyn_cast<arith::SelectOp>(op);
+    auto cmp = sel ? sel.getCondition().getDefiningOp<arith::CmpFOp>() : nullptr;
+    if (!cmp || cmp.getLhs() != sel.getTrueValue())
+      return std::nullopt;
+    std::optional<double> k = scalarConstant(cmp.getRhs());
+    std::optional<double> other = scalarConstant(sel.getFalseValue());
+    if (!k || !other || *k != *other)
+      return std::nullopt;
+    switch (cmp.getPredicate()) {
+    case arith::CmpFPredicate::OGT: case arith::CmpFPredicate::UGT:
+    case arith::CmpFPredicate::OGE: case arith::CmpFPredicate::UGE:
+      lower(*k);
+      break;
+    case arith::CmpFPredicate::OLT: case arith::CmpFPredicate::ULT:
+    case arith::CmpFPredicate::OLE: case arith::CmpFPredicate::ULE:
+      upper(*k);
+      break;
+    default:
+      return std::nullopt;
+    }
+    x = sel.getTrueValue();
+  }
+  if (!c.lo && !c.hi)
+    return std::nullopt;
+  return c;
+}
+
+/// `v` as a per-tensor quantised i8 tensor, built before the current
+/// insertion point when it goes through pads, reshapes or max pooling.
+std::optional<QInfo> Rewriter::asQuant(Value v) {
+  if (auto d = matchDequant(v)) {
+    if (d->scale.size() != 1 || d->zp.size() != 1) {
+      fail("a per-channel quantised activation");
+      return std::nullopt;
+    }
+    return QInfo{d->q, d->scale[0], static_cast<int64_t>(d->zp[0])};
+  }
+  if (auto it = memo.find(v); it != memo.end())
+    return it->second;
+  std::optional<QInfo> r = asQuantUncached(v);
+  if (r)
+    memo[v] = *r;
+  return r;
+}
+
+std::optional<QInfo> Rewriter::asQuantUncached(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def) {
+    fail("a float function argument");
+    return std::nullopt;
+  }
+  Location loc = def->getLoc();
+  if (auto pad = dyn_cast<tensor::PadOp>(def)) {
+    auto src = asQuant(pad.getSource());
+    Value padValue = pad.getConstantPaddingValue();
+    std::optional<double> p = padValue ? scalarConstant(padValue) : std::nullopt;
+    if (!src || !p)
+      return src ? (fail("a pad with a non-constant value"), std::nullopt) : std::nullopt;
+    auto intType = cast<IntegerType>(elementTypeOf(src->q));
+    int64_t qmin = -(int64_t(1) << (intType.getWidth() - 1));
+    int64_t qp;
+    if (*p == 0)
+      qp = src->zp;
+    else if (*p <= -std::numeric_limits<float>::max())
+      qp = qmin; // -inf or the least float, for max pooling: below every quantised value
+    else {
+      fail("a pad value other than 0, the least float and -inf");
+      return std::nullopt;
+    }
+    Value cst = arith::ConstantOp::create(b, loc, b.getIntegerAttr(intType, qp));
+    auto type = RankedTensorType::get(pad.getResultType().getShape(), intType);
+    auto newPad = tensor::PadOp::create(b, loc, type, src->q, pad.getStaticLow(), pad.getStaticHigh(),
+                                        pad.getLow(), pad.getHigh());
+    Block *block = b.createBlock(&newPad.getRegion());
+    for (unsigned i = 0; i < type.getRank(); ++i)
+      block->addArgument(b.getIndexType(), loc);
+    tensor::YieldOp::create(b, loc, cst);
+    b.setInsertionPointAfter(newPad);
+    return QInfo{newPad.getResult(), src->scale, src->zp};
+  }
+  if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def)) {
+    auto src = asQuant(def->getOperand(0));
+    if (!src)
+      return std::nullopt;
+    Operation *clone = b.clone(*def);
+    clone->setOperand(0, src->q);
+    auto t = cast<RankedTensorType>(v.getType());
+    clone->getResult(0).setType(RankedTensorType::get(t.getShape(), elementTypeOf(src->q)));
+    return QInfo{clone->getResult(0), src->scale, src->zp};
+  }
+  if (auto g = dyn_cast<linalg::GenericOp>(def)) {
+    if (matchReduction(g) == Reduction::Max) {
+      auto src = asQuant(g.getDpsInputOperand(0)->get());
+      if (!src)
+        return std::nullopt;
+      // Max commutes with the increasing dequantisation; the init must
+      // not be above every value (a -inf fill).
+      auto init = spreadSource(g.getDpsInitOperand(0)->get());
+      std::optional<double> start = init ? scalarConstant(init->first) : std::nullopt;
+      if (!start || !(std::isinf(*start) && *start < 0)) {
+        fail("a max pooling that does not start from -inf");
+        return std::nullopt;
+      }
+      Type elem = elementTypeOf(src->q);
+      IntBuilder ib{b, loc};
+      int64_t qmin = -(int64_t(1) << (elem.getIntOrFloatBitWidth() - 1));
+      Value initQ = ib.fill(g.getResult(0), elem, qmin);
+      auto ng = linalg::GenericOp::create(
+          b, loc, TypeRange{initQ.getType()}, ValueRange{src->q, g.getDpsInputOperand(1)->get()},
+          ValueRange{initQ}, g.getIndexingMapsArray(), g.getIteratorTypesArray(),
+          [](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(nb, l, arith::MaxSIOp::create(nb, l, args[2], args[0]).getResult());
+          });
+      return QInfo{ng.getResult(0), src->scale, src->zp};
+    }
+  }
+  fail(Twine("'") + def->getName().getStringRef() + "' of float values");
+  return std::nullopt;
+}
+
+std::optional<Rewriter::ConstQ> Rewriter::constQuant(Value v) {
+  // A reshaped constant (depthwise weights C x 1 x K x K -> C x K x K): the
+  // same values, the per-channel axis moved to its group.
+  if (auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>()) {
+    auto src = constQuant(collapse.getSrc());
+    if (!src)
+      return std::nullopt;
+    int axis = -1;
+    if (src->d.axis >= 0) {
+      for (auto [i, group] : llvm::enumerate(collapse.getReassociationIndices())) {
+        if (!llvm::is_contained(group, src->d.axis))
+          continue;
+        for (int64_t dim : group)
+          if (dim != src->d.axis && src->type.getDimSize(dim) != 1)
+            return std::nullopt;
+        axis = static_cast<int>(i);
+      }
+    }
+    DenseElementsAttr attr;
+    if (!matchPattern(src->d.q, m_Constant(&attr)))
+      return std::nullopt;
+    auto type = RankedTensorType::get(collapse.getResultType().getShape(), src->type.getElementType());
+    src->d.q = arith::ConstantOp::create(b, collapse.getLoc(), attr.reshape(type));
+    src->d.axis = axis;
+    src->type = type;
+    return src;
+  }
+  auto d = matchDequant(v);
+  if (!d)
+    return std::nullopt;
+  auto vals = denseValues(d->q);
+  if (!vals)
+    return std::nullopt;
+  return ConstQ{*d, std::move(*vals), cast<RankedTensorType>(d->q.getType())};
+}
+
+/// Q(out += a * b [+ bias]): an i8 x i8 -> i32 contraction and a requantisation.
+std::optional<Value> Rewriter::contraction(linalg::GenericOp g, std::optional<ConstQ> addBias, int addBiasDim,
+                                           const Quant &q, Type outElem) {
+  OpOperand *opA = g.getDpsInputOperand(0), *opB = g.getDpsInputOperand(1);
+  std::optional<ConstQ> w = constQuant(opB->get());
+  if (!w) {
+    std::swap(opA, opB);
+    w = constQuant(opB->get());
+  }
+  if (!w)
+    return fail("a contraction without a dequantised constant operand"), std::nullopt;
+  auto x = asQuant(opA->get());
+  if (!x)
+    return std::nullopt;
+  if (!isa<IntegerType>(w->type.getElementType()) || w->type.getElementType().getIntOrFloatBitWidth() != 8)
+    return fail("weights that are not i8"), std::nullopt;
+  for (double z : w->d.zp)
+    if (z != 0)
+      return fail("weights with a non-zero zero point"), std::nullopt;
+  // The weight dimension that is parallel (the output channel).
+  AffineMap wMap = g.getMatchingIndexingMap(opB);
+  AffineMap outMap = g.getMatchingIndexingMap(g.getDpsInitOperand(0));
+  int wDim = -1, outDim = -1;
+  for (unsigned i = 0; i < wMap.getNumResults(); ++i) {
+    auto e = dyn_cast<AffineDimExpr>(wMap.getResult(i));
+    if (!e)
+      return fail("a weight indexed by an expression"), std::nullopt;
+    if (auto pos = outMap.getResultPosition(e)) {
+      if (wDim >= 0)
+        return fail("weights with several output dimensions (grouped convolution)"), std::nullopt;
+      wDim = i;
+      outDim = *pos;
+    }
+  }
+  if (wDim < 0)
+    return fail("weights without an output-channel dimension"), std::nullopt;
+  if (w->d.axis >= 0 && w->d.axis != wDim)
+    return fail("weights quantised per channel along a reduction dimension"), std::nullopt;
+  ArrayRef<int64_t> wShape = w->type.getShape();
+  int64_t channels = wShape[wDim];
+  int64_t inner = 1;
+  for (unsigned i = wDim + 1; i < wShape.size(); ++i)
+    inner *= wShape[i];
+  // Sum of the weights per output channel (for the input zero point).
+  SmallVector<int64_t> wsum(channels, 0);
+  for (size_t i = 0; i < w->vals.size(); ++i)
+    wsum[(i / inner) % channels] += static_cast<int64_t>(w->vals[i]);
+  // Bias in units of sx * sw[c]: the broadcast init and/or a following add.
+  SmallVector<double> biasF(channels, 0.0);
+  auto addBiasFrom = [&](const ConstQ &bq, bool fromInit, unsigned dimInOut) -> bool {
+    if (bq.type.getRank() != 1 || bq.type.getDimSize(0) != channels || dimInOut != static_cast<unsigned>(outDim))
+      return fail("a bias that is not one value per output channel");
+    for (int64_t c = 0; c < channels; ++c)
+      biasF[c] += (bq.vals[c] - bq.d.zpAt(c)) * bq.d.scaleAt(c);
+    (void)fromInit;
+    return true;
+  };
+  Value init = g.getDpsInitOperand(0)->get();
+  auto spread = spreadSource(init);
+  if (!spread)
+    return fail("a contraction whose init is not a fill or a broadcast"), std::nullopt;
+  if (auto z = scalarConstant(spread->first)) {
+    if (*z != 0)
+      return fail("a contraction starting from a non-zero constant"), std::nullopt;
+  } else {
+    auto bq = constQuant(spread->first);
+    if (!bq)
+      return fail("a contraction starting from a non-constant bias"), std::nullopt;
+    AffineMap m = spread->second;
+    int e = singleDim(m);
+    if (e < 0 || !addBiasFrom(*bq, true, e))
+      return fail("a bias that is not one value per output channel"), std::nullopt;
+  }
+  if (addBias && !addBiasFrom(*addBias, false, addBiasDim))
+    return std::nullopt;
+  // acc = sum x*w + (bias - zx * sum w); real = acc * sx * sw[c].
+  SmallVector<int64_t> initVals(channels);
+  SmallVector<double> mult(channels);
+  for (int64_t c = 0; c < channels; ++c) {
+    double unit = x->scale * w->d.scaleAt(c);
+    initVals[c] = std::llround(biasF[c] / unit) - x->zp * wsum[c];
+    mult[c] = unit / q.scale;
+    if (std::llabs(initVals[c]) > (int64_t(1) << 31) - 1)
+      return fail("a bias beyond i32"), std::nullopt;
+  }
+  auto fp = fixedPoint(mult);
+  if (!fp)
+    return fail("a requantisation multiplier out of range"), std::nullopt;
+  IntBuilder ib{b, g.getLoc()};
+  Type i32 = b.getI32Type();
+  Value acc0 = ib.broadcast(g.getResult(0), initVals, i32, outDim);
+  SmallVector<Value> ins(2);
+  ins[opA->getOperandNumber()] = x->q;
+  ins[opB->getOperandNumber()] = w->d.q;
+  auto acc = linalg::GenericOp::create(b, g.getLoc(), TypeRange{acc0.getType()}, ins, ValueRange{acc0},
+                                       g.getIndexingMapsArray(), g.getIteratorTypesArray(),
+                                       [&](OpBuilder &nb, Location l, ValueRange args) {
+                                         Value a = arith::ExtSIOp::create(nb, l, i32, args[0]);
+                                         Value c = arith::ExtSIOp::create(nb, l, i32, args[1]);
+                                         Value p = arith::MulIOp::create(nb, l, a, c);
+                                         linalg::YieldOp::create(nb, l,
+                                                                 arith::AddIOp::create(nb, l, args[2], p).getResult());
+                                       });
+  return ib.requantise(acc.getResult(0), *fp, outDim, 0, q, outElem);
+}
+
+/// Q(sum pooling / n): i32 sum, requantised with the zero point folded.
+std::optional<Value> Rewriter::average(linalg::GenericOp sum, double divisor, const Quant &q, Type outElem) {
+  auto x = asQuant(sum.getDpsInputOperand(0)->get());
+  if (!x)
+    return std::nullopt;
+  auto init = spreadSource(sum.getDpsInitOperand(0)->get());
+  std::optional<double> start = init ? scalarConstant(init->first) : std::nullopt;
+  if (!start || *start != 0)
+    return fail("a sum pooling that does not start from 0"), std::nullopt;
+  auto window = dyn_cast<RankedTensorType>(sum.getDpsInputOperand(1)->get().getType());
+  if (!window || !window.hasStaticShape())
+    return fail("a pooling window of unknown size"), std::nullopt;
+  auto fp = fixedPoint({x->scale / (divisor * q.scale)});
+  if (!fp)
+    return fail("a requantisation multiplier out of range"), std::nullopt;
+  IntBuilder ib{b, sum.getLoc()};
+  Type i32 = b.getI32Type();
+  Value acc0 = ib.fill(sum.getResult(0), i32, 0);
+  auto acc = linalg::GenericOp::create(
+      b, sum.getLoc(), TypeRange{acc0.getType()}, ValueRange{x->q, sum.getDpsInputOperand(1)->get()},
+      ValueRange{acc0}, sum.getIndexingMapsArray(), sum.getIteratorTypesArray(),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value a = arith::ExtSIOp::create(nb, l, i32, args[0]);
+        linalg::YieldOp::create(nb, l, arith::AddIOp::create(nb, l, args[2], a).getResult());
+      });
+  return ib.requantise(acc.getResult(0), *fp, -1, -window.getNumElements() * x->zp, q, outElem);
+}
+
+/// Q(D(a) + D(b)): both rescaled to a common shift, added, requantised.
+std::optional<Value> Rewriter::add(linalg::GenericOp g, const Quant &q, Type outElem) {
+  auto a = asQuant(g.getDpsInputOperand(0)->get());
+  if (!a)
+    return std::nullopt;
+  auto c = asQuant(g.getDpsInputOperand(1)->get());
+  if (!c)
+    return std::nullopt;
+  if (!g.getMatchingIndexingMap(g.getDpsInputOperand(0)).isIdentity() ||
+      !g.getMatchingIndexingMap(g.getDpsInputOperand(1)).isIdentity())
+    return fail("an add with broadcasting"), std::nullopt;
+  auto fp = fixedPoint({a->scale / q.scale, c->scale / q.scale});
+  if (!fp)
+    return fail("a requantisation multiplier out of range"), std::nullopt;
+  IntBuilder ib{b, g.getLoc()};
+  int64_t za = a->zp, zc = c->zp, ma = fp->m[0], mc = fp->m[1];
+  int shift = fp->shift;
+  auto t = cast<RankedTensorType>(g.getResult(0).getType());
+  return linalg::GenericOp::create(
+             b, g.getLoc(), TypeRange{RankedTensorType::get(t.getShape(), outElem)}, ValueRange{a->q, c->q},
+             ValueRange{ib.empty(g.getResult(0), outElem)}, g.getIndexingMapsArray(), g.getIteratorTypesArray(),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               auto k = [&](int64_t v) {
+                 return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v)).getResult();
+               };
+               auto term = [&](Value v, int64_t z, int64_t m) {
+                 Value e = arith::ExtSIOp::create(nb, l, nb.getI64Type(), v);
+                 e = arith::SubIOp::create(nb, l, e, k(z));
+                 return arith::MulIOp::create(nb, l, e, k(m)).getResult();
+               };
+               Value s = arith::AddIOp::create(nb, l, term(args[0], za, ma), term(args[1], zc, mc));
+               linalg::YieldOp::create(nb, l, ib.requantTail(nb, l, s, shift, q.zp, q.lo, q.hi, outElem));
+             })
+      .getResult(0);
+}
+
+/// Q(D(a) * D(b)) (e.g. by a quantised constant): the product of the
+/// zero-point-free integers, requantised.
+std::optional<Value> Rewriter::mul(linalg::GenericOp g, const Quant &q, Type outElem) {
+  auto a = asQuant(g.getDpsInputOperand(0)->get());
+  if (!a)
+    return std::nullopt;
+  auto c = asQuant(g.getDpsInputOperand(1)->get());
+  if (!c)
+    return std::nullopt;
+  auto fp = fixedPoint({a->scale * c->scale / q.scale});
+  if (!fp)
+    return fail("a requantisation multiplier out of range"), std::nullopt;
+  IntBuilder ib{b, g.getLoc()};
+  int64_t za = a->zp, zc = c->zp, m = fp->m[0];
+  int shift = fp->shift;
+  auto t = cast<RankedTensorType>(g.getResult(0).getType());
+  return linalg::GenericOp::create(
+             b, g.getLoc(), TypeRange{RankedTensorType::get(t.getShape(), outElem)}, ValueRange{a->q, c->q},
+             ValueRange{ib.empty(g.getResult(0), outElem)}, g.getIndexingMapsArray(), g.getIteratorTypesArray(),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               auto k = [&](int64_t v) {
+                 return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v)).getResult();
+               };
+               auto centred = [&](Value v, int64_t z) {
+                 Value e = arith::ExtSIOp::create(nb, l, nb.getI64Type(), v);
+                 return arith::SubIOp::create(nb, l, e, k(z)).getResult();
+               };
+               Value p = arith::MulIOp::create(nb, l, centred(args[0], za), centred(args[1], zc));
+               p = arith::MulIOp::create(nb, l, p, k(m));
+               linalg::YieldOp::create(nb, l, ib.requantTail(nb, l, p, shift, q.zp, q.lo, q.hi, outElem));
+             })
+      .getResult(0);
+}
+
+/// The integer value replacing anchor `qop`, or nullopt with `why` set.
+std::optional<Value> Rewriter::rewriteAnchor(linalg::GenericOp qop, const Quant &anchor) {
+  why.clear();
+  Value in = qop.getDpsInputOperand(0)->get();
+  Type outElem = elementTypeOf(qop.getResult(0));
+  b.setInsertionPoint(qop);
+  // Quantising is monotone, so Q(clamp(y, a, b)) = clamp(Q(y), Q(a), Q(b)):
+  // a ReLU or clip before the quantize narrows its integer bounds.
+  Quant q = anchor;
+  while (auto bounds = clampOf(in)) {
+    auto quantised = [&](double x) {
+      return std::clamp<int64_t>(static_cast<int64_t>(std::nearbyint(x / q.scale)) + q.zp, q.lo, q.hi);
+    };
+    if (bounds->lo)
+      q.lo = std::max(q.lo, quantised(*bounds->lo));
+    if (bounds->hi)
+      q.hi = std::min(q.hi, quantised(*bounds->hi));
+    in = bounds->input;
+  }
+  Operation *def = in.getDefiningOp();
+  // A quantised value re-quantised: the same i8 values, or a rescale.
+  if (matchDequant(in) || isa_and_nonnull<tensor::PadOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def) ||
+      (isa_and_nonnull<linalg::GenericOp>(def) &&
+       matchReduction(cast<linalg::GenericOp>(def)) == Reduction::Max)) {
+    auto x = asQuant(in);
+    if (!x)
+      return std::nullopt;
+    // The same integers, unless a ReLU or clip narrowed the bounds.
+    if (x->scale == q.scale && x->zp == q.zp && elementTypeOf(x->q) == outElem && q.lo == anchor.lo &&
+        q.hi == anchor.hi)
+      return x->q;
+    auto fp = fixedPoint({x->scale / q.scale});
+    if (!fp)
+      return fail("a requantisation multiplier out of range"), std::nullopt;
+    return IntBuilder{b, qop.getLoc()}.requantise(x->q, *fp, -1, -x->zp, q, outElem);
+  }
+  auto g = dyn_cast_or_null<linalg::GenericOp>(def);
+  if (!g) {
+    fail(def ? "'" + def->getName().getStringRef().str() + "'" : std::string("a function argument"));
+    return std::nullopt;
+  }
+  if (matchReduction(g) == Reduction::MulAdd)
+    return contraction(g, std::nullopt, -1, q, outElem);
+  if (isElementwise(g) && g.getNumDpsInputs() <= 2) {
+    auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
+    Block *body = g.getBody();
+    Operation *op = yield.getOperand(0).getDefiningOp();
+    // (contraction) / n after a sum pooling.
+    if (auto div = dyn_cast_or_null<arith::DivFOp>(op); div && g.getNumDpsInputs() == 1 &&
+                                                        div.getLhs() == body->getArgument(0)) {
+      auto n = scalarConstant(div.getRhs());
+      auto sum = g.getDpsInputOperand(0)->get().getDefiningOp<linalg::GenericOp>();
+      if (n && *n > 0 && sum && matchReduction(sum) == Reduction::Sum)
+        return average(sum, *n, q, outElem);
+      return fail("a division that is not an average pooling"), std::nullopt;
+    }
+    if (auto addf = dyn_cast_or_null<arith::AddFOp>(op); addf && g.getNumDpsInputs() == 2 &&
+                                                         ((addf.getLhs() == body->getArgument(0) &&
+                                                           addf.getRhs() == body->getArgument(1)) ||
+                                                          (addf.getLhs() == body->getArgument(1) &&
+                                                           addf.getRhs() == body->getArgument(0)))) {
+      // contraction + bias?
+      for (unsigned i = 0; i < 2; ++i) {
+        auto c = g.getDpsInputOperand(i)->get().getDefiningOp<linalg::GenericOp>();
+        OpOperand *other = g.getDpsInputOperand(1 - i);
+        if (!c || matchReduction(c) != Reduction::MulAdd ||
+            !g.getMatchingIndexingMap(g.getDpsInputOperand(i)).isIdentity())
+          continue;
+        auto bias = constQuant(other->get());
+        AffineMap m = g.getMatchingIndexingMap(other);
+        int e = singleDim(m);
+        if (!bias || e < 0)
+          return fail("a contraction plus something other than a constant bias"), std::nullopt;
+        return contraction(c, bias, e, q, outElem);
+      }
+      return add(g, q, outElem);
+    }
+    if (auto mulf = dyn_cast_or_null<arith::MulFOp>(op); mulf && g.getNumDpsInputs() == 2 &&
+                                                         ((mulf.getLhs() == body->getArgument(0) &&
+                                                           mulf.getRhs() == body->getArgument(1)) ||
+                                                          (mulf.getLhs() == body->getArgument(1) &&
+                                                           mulf.getRhs() == body->getArgument(0))))
+      return mul(g, q, outElem);
+  }
+  return fail("float arithmetic this pass does not know"), std::nullopt;
+}
+
+} // namespace ming::quant
