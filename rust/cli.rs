@@ -163,7 +163,7 @@ pub struct Cli {
     #[arg(long = "dse-objective", value_name = "OBJECTIVE", value_parser = ["dataflow", "sum"])]
     pub dse_objective: Option<String>,
 
-    /// Seconds the ILP solver may spend per solve (default 30; 0: until proven optimal). The report gives the gap left when the limit stops it.
+    /// Seconds the ILP solver may spend per solve (default 60; 0: until proven optimal). The report gives the gap left when the limit stops it.
     #[arg(long = "dse-time-limit", value_name = "SECONDS")]
     pub dse_time_limit: Option<f64>,
 

@@ -40,7 +40,7 @@ impl Settings {
 }
 
 /// Seconds per solve unless --dse-time-limit says otherwise.
-pub const DEFAULT_TIME_LIMIT: f64 = 30.0;
+pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
 
 /// Lanes offered by default (the cost model offers lane counts that divide a
 /// port's accesses per iteration, at most 64).
