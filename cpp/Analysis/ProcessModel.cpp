@@ -358,14 +358,10 @@ double ProcessModel::ifProbability(scf::IfOp op) {
   return it->second;
 }
 
-/// How often all of `conds` (each a condition and whether it must hold)
-/// hold together over the loops their induction variables come from,
-/// enumerated; none when a condition depends on anything else or the
-/// enumeration budget does not allow it.
-std::optional<double> ProcessModel::countJointFraction(ArrayRef<std::pair<Value, bool>> conds) {
-  SmallVector<Value> work;
-  for (auto &c : conds)
-    work.push_back(c.first);
+/// The constant-bound loops whose induction variables decide `roots`
+/// through constants and arith ops; none when anything else does.
+static std::optional<SmallVector<scf::ForOp>> decidingLoops(ArrayRef<Value> roots) {
+  SmallVector<Value> work(roots.begin(), roots.end());
   llvm::DenseSet<Value> seen;
   SmallVector<scf::ForOp> loops;
   while (!work.empty()) {
@@ -387,6 +383,21 @@ std::optional<double> ProcessModel::countJointFraction(ArrayRef<std::pair<Value,
     for (Value o : def->getOperands())
       work.push_back(o);
   }
+  return loops;
+}
+
+/// How often all of `conds` (each a condition and whether it must hold)
+/// hold together over the loops their induction variables come from,
+/// enumerated; none when a condition depends on anything else or the
+/// enumeration budget does not allow it.
+std::optional<double> ProcessModel::countJointFraction(ArrayRef<std::pair<Value, bool>> conds) {
+  SmallVector<Value> roots;
+  for (auto &c : conds)
+    roots.push_back(c.first);
+  std::optional<SmallVector<scf::ForOp>> found = decidingLoops(roots);
+  if (!found)
+    return std::nullopt;
+  SmallVector<scf::ForOp> &loops = *found;
   int64_t total = 1;
   SmallVector<Bounds> bounds;
   for (scf::ForOp l : loops) {
@@ -436,28 +447,10 @@ double ProcessModel::countIfProbability(scf::IfOp op) {
       return std::min(1.0, *both / *given);
   }
   // The loops whose induction variables decide the condition.
-  SmallVector<Value> work{op.getCondition()};
-  llvm::DenseSet<Value> seen;
-  SmallVector<scf::ForOp> loops;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (!seen.insert(v).second)
-      continue;
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-      if (!loop || arg != loop.getInductionVar() || !loopBounds(loop).constant)
-        return 1.0;
-      loops.push_back(loop);
-      continue;
-    }
-    Operation *def = v.getDefiningOp();
-    if (!def || def->getNumRegions() || def->getNumResults() != 1)
-      return 1.0;
-    if (!def->hasTrait<OpTrait::ConstantLike>() && !isa<arith::ArithDialect>(def->getDialect()))
-      return 1.0;
-    for (Value o : def->getOperands())
-      work.push_back(o);
-  }
+  std::optional<SmallVector<scf::ForOp>> found = decidingLoops({op.getCondition()});
+  if (!found)
+    return 1.0;
+  SmallVector<scf::ForOp> &loops = *found;
   int64_t total = 1;
   SmallVector<Bounds> bounds;
   for (scf::ForOp l : loops) {
@@ -477,23 +470,8 @@ double ProcessModel::countIfProbability(scf::IfOp op) {
       if (auto yes = countHolds(op.getCondition(), nest, 0, known))
         return total ? double(*yes) / double(total) : 1.0;
   }
-  if (total > enumBudget)
-    return 1.0;
-  enumBudget -= total;
-  int64_t yes = 0;
-  Known known;
-  for (int64_t n = 0; n < total; ++n) {
-    int64_t rest = n;
-    for (auto [l, b] : llvm::zip(loops, bounds)) {
-      known[l.getInductionVar()] = b.lb + (rest % std::max<int64_t>(1, b.trip)) * b.step;
-      rest /= std::max<int64_t>(1, b.trip);
-    }
-    auto v = evalInt(op.getCondition(), known);
-    if (!v)
-      return 1.0;
-    yes += *v != 0;
-  }
-  return total ? double(yes) / double(total) : 1.0;
+  // Else every iteration, within the enumeration budget.
+  return countJointFraction({{op.getCondition(), true}}).value_or(1.0);
 }
 
 int64_t ProcessModel::seqBlock(Block &block) {
