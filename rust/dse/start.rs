@@ -100,22 +100,29 @@ fn cheapest(problem: &Problem, order: &[usize], wd: f64, wb: f64) -> Option<Vec<
         let mut next_open: Vec<usize> = open.iter().copied().filter(|&e| edges[e].to as usize != v).collect();
         next_open.extend((0..edges.len()).filter(|&e| edges[e].from as usize == v));
         next_open.sort_unstable();
+        // Where each input edge sits among the open ones, and where each
+        // next open edge comes from (an open one kept, or a new output of v):
+        // found once per node, not per assignment and candidate.
         let position = |list: &[usize], e: usize| list.iter().position(|&x| x == e);
+        let input_at: Vec<usize> =
+            inputs.iter().map(|&e| position(&open, e).expect("an input edge is open")).collect();
+        let kept_at: Vec<Option<usize>> = next_open.iter().map(|&e| position(&open, e)).collect();
         let mut best: HashMap<Vec<i64>, usize> = HashMap::new();
         let mut next: Vec<Entry> = Vec::new();
         for (k, entry) in current.iter().enumerate() {
             for (ci, c) in nodes[v].candidates.iter().enumerate() {
-                let agrees = inputs.iter().all(|&e| {
-                    let at = position(&open, e).expect("an input edge is open");
-                    entry.lanes[at] == lane(&c.lanes_in, edges[e].to_port)
-                });
+                let agrees = inputs
+                    .iter()
+                    .zip(&input_at)
+                    .all(|(&e, &at)| entry.lanes[at] == lane(&c.lanes_in, edges[e].to_port));
                 if !agrees {
                     continue;
                 }
                 let lanes: Vec<i64> = next_open
                     .iter()
-                    .map(|&e| match position(&open, e) {
-                        Some(at) => entry.lanes[at],
+                    .zip(&kept_at)
+                    .map(|(&e, kept)| match kept {
+                        Some(at) => entry.lanes[*at],
                         None => lane(&c.lanes_out, edges[e].from_port),
                     })
                     .collect();
