@@ -461,3 +461,54 @@ func.func @unsigned(%x: tensor<4xf32>) -> tensor<4xi8> {
   } -> tensor<4xi8>
   return %xq : tensor<4xi8>
 }
+
+// -----
+
+// An int8 model input whose scale is 1 (MLPerf Tiny ResNet-8: scale 1, zero
+// point -128): its dequantize has no multiplication, only (x - zp) as float.
+// It is a dequantize all the same, and the Gemm reading it becomes integer.
+// CHECK-LABEL: func.func @input_scale_one
+// CHECK-NOT: arith.sitofp
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3xi8>, tensor<3x2xi8>) outs(%{{.*}} : tensor<1x2xi32>)
+// CHECK-NOT: arith.mulf
+// CHECK: return %{{.*}} : tensor<1x2xi8>
+#m2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @input_scale_one(%x: tensor<1x3xi8>) -> tensor<1x2xi8> {
+  %zp_in = arith.constant -128 : i64
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %s_w = arith.constant 0.5 : f32
+  %s_out = arith.constant 4.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[1, 2], [3, -4], [5, 6]]> : tensor<3x2xi8>
+  %ef = tensor.empty() : tensor<1x3xf32>
+  %xd = linalg.generic {indexing_maps = [#m2, #m2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<1x3xi8>) outs(%ef : tensor<1x3xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.extsi %in : i8 to i64
+    %1 = arith.subi %0, %zp_in : i64
+    %2 = arith.sitofp %1 : i64 to f32
+    linalg.yield %2 : f32
+  } -> tensor<1x3xf32>
+  %ew = tensor.empty() : tensor<3x2xf32>
+  %wd = linalg.generic {indexing_maps = [#m2, #m2], iterator_types = ["parallel", "parallel"]} ins(%w : tensor<3x2xi8>) outs(%ew : tensor<3x2xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %s_w : f32
+    linalg.yield %1 : f32
+  } -> tensor<3x2xf32>
+  %e2 = tensor.empty() : tensor<1x2xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %mm = linalg.matmul ins(%xd, %wd : tensor<1x3xf32>, tensor<3x2xf32>) outs(%fill : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %e28 = tensor.empty() : tensor<1x2xi8>
+  %yq = linalg.generic {indexing_maps = [#m2, #m2], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<1x2xf32>) outs(%e28 : tensor<1x2xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s_out : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<1x2xi8>
+  return %yq : tensor<1x2xi8>
+}
