@@ -225,6 +225,15 @@ public:
   llvm::DenseMap<Value, int64_t> opaque; // unknown index values -> key id
   int64_t maxArrival = 0;
   std::optional<int64_t> firstEvent;     // arrival of the first push / sink store
+  /// An unrolled accumulation timed as a tree (walkFor): the latest arrival
+  /// of its terms, how many there are, and the latency of one tree level.
+  struct Chain {
+    int64_t latestTerm = 0, terms = 0, level = 0;
+  };
+  /// scf.for results that are such trees: an enclosing loop accumulating
+  /// through them extends the same tree (a reduction over input channels
+  /// and kernel rows and columns is one sum, balanced as a whole).
+  llvm::DenseMap<Value, Chain> chains;
   int64_t budget = kWalkBudget;
   bool exhausted = false;
 

@@ -52,6 +52,40 @@ module {
     } {ming.loop = #ming.loop<ii = 1>}
   }
 
+  // ===== 1b. A nested int8 reduction is one tree ============================
+  // Each output sums 4 x 4 products over two nested loops (input channels and
+  // kernel taps of a convolution), both unrolled in the pipeline. The inner
+  // loop starts from the outer one's partial sum, so after unrolling it is one
+  // chain of 16 adds, which HLS balances as a whole: pull 1, mul 3, a tree over
+  // 17 terms: ceil(log2 17) = 5 levels -> 8; push 9. (Balancing each inner
+  // loop alone and chaining the four gives 1 + 2 + 4 * 3 + 1 = 16.)
+  // cycles = 15 * 1 + 9 = 24.
+  // CHECK: remark: L0: trip=16 unroll=1 pipelined ii=1 (request) depth=9 cycles=24 dsp=16 ops=[addi 32 x16, muli 8x3->32 x16]
+  // CHECK: remark: process @mac2: cycles=24 first=9 dsp=16 bram18k=0 pre=0 tail=9
+  dfg.process @mac2(%in: !dfg.in<i8, lanes = 16>, %out: !dfg.out<i32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %z = arith.constant 0 : i32
+    %w = arith.constant 3 : i32
+    scf.for %i = %c0 to %c16 step %c1 {
+      %acc = scf.for %k = %c0 to %c4 step %c1 iter_args(%a = %z) -> (i32) {
+        %row = arith.muli %k, %c4 : index
+        %part = scf.for %j = %c0 to %c4 step %c1 iter_args(%b = %a) -> (i32) {
+          %lane = arith.addi %row, %j : index
+          %x = dfg.pull %in[%lane] : !dfg.in<i8, lanes = 16>
+          %xe = arith.extsi %x : i8 to i32
+          %m = arith.muli %xe, %w : i32
+          %s = arith.addi %b, %m : i32
+          scf.yield %s : i32
+        }
+        scf.yield %part : i32
+      }
+      dfg.push %acc, %out : !dfg.out<i32>
+    } {ming.loop = #ming.loop<ii = 1>}
+  }
+
   // ===== 2. f32 accumulation: II = addf latency ============================
   // The pipelined k loop carries %a through one addf: recurrence 4 -> II 4.
   // Depth: pull 1, mulf 4, addf 8. Inner cycles = 31 * 4 + 8 = 132.
