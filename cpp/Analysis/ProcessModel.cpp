@@ -203,8 +203,12 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
   SmallVector<int64_t> &argCar = sum->carried;
   lc.iiRequested = r.ii;
   lc.iiRecurrence = 0;
-  for (int64_t cr : argCar)
-    lc.iiRecurrence = std::max(lc.iiRecurrence, cr);
+  // A pipeline of one iteration (a loop unrolled by its trip count) carries
+  // nothing from one iteration to the next: no recurrence bounds its II, so
+  // none spreads its operations over shared units either.
+  if (ceilDiv(r.bounds.trip, r.unroll) > 1)
+    for (int64_t cr : argCar)
+      lc.iiRecurrence = std::max(lc.iiRecurrence, cr);
   lc.iiPorts = 0;
   std::string portWhy;
   for (auto [arg, n] : c.ports) {
