@@ -274,13 +274,12 @@ Value fold(RewriterBase &rewriter, linalg::GenericOp op) {
   // Round half to even for math.roundeven.
   int savedRounding = std::fegetround();
   std::fesetround(FE_TONEAREST);
-  DenseMap<Value, Scalar> env;
+  BlockEvaluator evaluator(body);
   SmallVector<int64_t> iv(trips.size(), 0);
   unsigned numInputs = op.getNumDpsInputs();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  SmallVector<Scalar> args(numInputs + 1);
   bool ok = true;
   for (int64_t p = 0; p < points && ok; ++p) {
-    env.clear();
     auto offset = [&](unsigned k) {
       int64_t off = access[k].base;
       for (auto [d, c] : llvm::enumerate(access[k].coeff))
@@ -288,62 +287,15 @@ Value fold(RewriterBase &rewriter, linalg::GenericOp op) {
       return off;
     };
     for (unsigned k = 0; k < numInputs; ++k)
-      env[body.getArgument(k)] = operands[k].at(offset(k));
+      args[k] = operands[k].at(offset(k));
     int64_t outOff = offset(numInputs);
-    env[body.getArgument(numInputs)] = out.values[outOff];
-    for (Operation &inner : body.without_terminator()) {
-      std::optional<Scalar> r;
-      Attribute cst;
-      if (auto index = dyn_cast<linalg::IndexOp>(inner))
-        r = Scalar{0, iv[index.getDim()]};
-      else if (matchPattern(&inner, m_Constant(&cst)))
-        r = scalarOf(cst);
-      else {
-        SmallVector<Scalar> in;
-        for (Value v : inner.getOperands()) {
-          auto it = env.find(v);
-          if (it == env.end()) {
-            Attribute outside;
-            std::optional<Scalar> s;
-            if (matchPattern(v, m_Constant(&outside)))
-              s = scalarOf(outside);
-            if (!s) {
-              ok = false;
-              break;
-            }
-            in.push_back(*s);
-          } else {
-            in.push_back(it->second);
-          }
-        }
-        if (!ok)
-          break;
-        r = evaluate(&inner, in);
-      }
-      if (!r) {
-        ok = false;
-        break;
-      }
-      env[inner.getResult(0)] = *r;
-    }
-    if (!ok)
+    args[numInputs] = out.values[outOff];
+    std::optional<SmallVector<Scalar, 1>> r = evaluator.run(args, iv);
+    if (!r || r->empty()) {
+      ok = false;
       break;
-    Value yielded = yield.getOperand(0);
-    auto it = env.find(yielded);
-    if (it != env.end()) {
-      out.values[outOff] = it->second;
-    } else {
-      // Not computed in the body (block arguments are in env): a constant.
-      Attribute outside;
-      std::optional<Scalar> s;
-      if (matchPattern(yielded, m_Constant(&outside)))
-        s = scalarOf(outside);
-      if (!s) {
-        ok = false;
-        break;
-      }
-      out.values[outOff] = *s;
     }
+    out.values[outOff] = r->front();
     // Next point, last loop fastest.
     for (int d = int(iv.size()) - 1; d >= 0; --d) {
       if (++iv[d] < trips[d])

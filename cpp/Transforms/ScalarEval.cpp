@@ -2,9 +2,11 @@
 #include "ScalarEval.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
@@ -190,6 +192,54 @@ std::optional<Scalar> evaluate(Operation *op, ArrayRef<Scalar> in) {
                            : std::fma(a(0), a(1), a(2)));
       })
       .Default([&](Operation *) { return std::nullopt; });
+}
+
+std::optional<Scalar> BlockEvaluator::valueOf(Value v) {
+  if (auto it = env.find(v); it != env.end())
+    return it->second;
+  Attribute outside;
+  if (matchPattern(v, m_Constant(&outside)))
+    return scalarOf(outside);
+  return std::nullopt;
+}
+
+std::optional<SmallVector<Scalar, 1>> BlockEvaluator::run(ArrayRef<Scalar> args, ArrayRef<int64_t> ivs) {
+  env.clear();
+  failed = nullptr;
+  for (auto [arg, value] : llvm::zip(body.getArguments(), args))
+    env[arg] = value;
+  for (Operation &inner : body.without_terminator()) {
+    std::optional<Scalar> r;
+    Attribute cst;
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      if (index.getDim() < ivs.size())
+        r = Scalar{0, ivs[index.getDim()]};
+    } else if (matchPattern(&inner, m_Constant(&cst))) {
+      r = scalarOf(cst);
+    } else if (inner.getNumResults() == 1) {
+      SmallVector<Scalar> in;
+      for (Value v : inner.getOperands()) {
+        std::optional<Scalar> s = valueOf(v);
+        if (!s)
+          return std::nullopt; // a captured value that is not a constant
+        in.push_back(*s);
+      }
+      r = evaluate(&inner, in);
+    }
+    if (!r) {
+      failed = &inner;
+      return std::nullopt;
+    }
+    env[inner.getResult(0)] = *r;
+  }
+  SmallVector<Scalar, 1> out;
+  for (Value v : body.getTerminator()->getOperands()) {
+    std::optional<Scalar> s = valueOf(v);
+    if (!s)
+      return std::nullopt;
+    out.push_back(*s);
+  }
+  return out;
 }
 
 } // namespace ming::eval

@@ -9,7 +9,9 @@
 #define MING_TRANSFORMS_SCALAREVAL_H
 
 #include "mlir/IR/Attributes.h"
+#include "mlir/IR/Block.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <cstdint>
 #include <optional>
@@ -44,6 +46,28 @@ bool supportedElement(mlir::Type t);
 /// zero, a float out of range of an integer conversion). Callers must round
 /// to nearest (the default) for math.roundeven.
 std::optional<Scalar> evaluate(mlir::Operation *op, llvm::ArrayRef<Scalar> in);
+
+/// Evaluates a payload block (of a linalg.generic) point by point: its
+/// arguments bound to the given scalars, `linalg.index d` to the d-th loop
+/// index, constants defined inside or captured from outside read as such,
+/// every other op by `evaluate`, in the block's order.
+class BlockEvaluator {
+public:
+  explicit BlockEvaluator(mlir::Block &body) : body(body) {}
+
+  /// The terminator's operands, or nothing with failedAt() naming the op
+  /// without a value (null when a captured value is not a constant).
+  std::optional<llvm::SmallVector<Scalar, 1>> run(llvm::ArrayRef<Scalar> args,
+                                                  llvm::ArrayRef<int64_t> ivs = {});
+  mlir::Operation *failedAt() const { return failed; }
+
+private:
+  std::optional<Scalar> valueOf(mlir::Value v);
+
+  mlir::Block &body;
+  llvm::DenseMap<mlir::Value, Scalar> env;
+  mlir::Operation *failed = nullptr;
+};
 
 } // namespace ming::eval
 
