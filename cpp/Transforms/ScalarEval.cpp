@@ -194,6 +194,13 @@ std::optional<Scalar> evaluate(Operation *op, ArrayRef<Scalar> in) {
       .Default([&](Operation *) { return std::nullopt; });
 }
 
+bool knows(Operation *op) {
+  // Ones are a value of every operand every known op accepts (no division
+  // by zero, no shift by the width).
+  SmallVector<Scalar> ones(op->getNumOperands(), Scalar{1, 1});
+  return op->getNumResults() == 1 && evaluate(op, ones).has_value();
+}
+
 std::optional<Scalar> BlockEvaluator::valueOf(Value v) {
   if (auto it = env.find(v); it != env.end())
     return it->second;

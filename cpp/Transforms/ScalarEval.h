@@ -47,6 +47,9 @@ bool supportedElement(mlir::Type t);
 /// to nearest (the default) for math.roundeven.
 std::optional<Scalar> evaluate(mlir::Operation *op, llvm::ArrayRef<Scalar> in);
 
+/// Whether `evaluate` knows the kind of `op` (whatever its operands).
+bool knows(mlir::Operation *op);
+
 /// Evaluates a payload block (of a linalg.generic) point by point: its
 /// arguments bound to the given scalars, `linalg.index d` to the d-th loop
 /// index, constants defined inside or captured from outside read as such,
