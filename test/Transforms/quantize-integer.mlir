@@ -596,6 +596,73 @@ func.func @tanh_clip(%x: tensor<4xf32>) -> tensor<4xi8> {
 
 // -----
 
+// A mask computed by a generic of its own (i1, as IREE writes Softplus's
+// threshold) and a select by it: integers between the floats are part of the
+// function. f(x) = x > 0 ? x : x / 4, scale 1/8 in, 1/16 out: q = -128 -> -64
+// (C0), q = -1 -> 0 (-1/32 is half a step: to even), q = 0 -> 0, q = 1 -> 2,
+// q = 127 -> 127 (7F, clamped).
+// CHECK-LABEL: func.func @select_by_mask
+// CHECK: %[[T:.*]] = arith.constant dense<"0x{{C0([0-9A-F]{2}){126}000002([0-9A-F]{2}){125}7F}}"> : tensor<256xi8>
+// CHECK: tensor.extract %[[T]]
+// CHECK-NOT: {{arith\.[a-z]+f |math\.|sitofp|fptosi}}
+// CHECK: return
+#v = affine_map<(d0) -> (d0)>
+func.func @select_by_mask(%x: tensor<4xf32>) -> tensor<4xi8> {
+  %s = arith.constant 0.125 : f32
+  %quarter = arith.constant 0.25 : f32
+  %s_out = arith.constant 0.0625 : f32
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %e8 = tensor.empty() : tensor<4xi8>
+  %ef = tensor.empty() : tensor<4xf32>
+  %e1 = tensor.empty() : tensor<4xi1>
+  %xq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  %xd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xq : tensor<4xi8>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %s : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  %mask = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xd : tensor<4xf32>) outs(%e1 : tensor<4xi1>) {
+  ^bb0(%in: f32, %out: i1):
+    %0 = arith.cmpf ogt, %in, %zero : f32
+    linalg.yield %0 : i1
+  } -> tensor<4xi1>
+  %small = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xd : tensor<4xf32>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %quarter : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  %sel = linalg.generic {indexing_maps = [#v, #v, #v, #v], iterator_types = ["parallel"]} ins(%mask, %xd, %small : tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%m: i1, %a: f32, %b: f32, %out: f32):
+    %0 = arith.select %m, %a, %b : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  %yq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%sel : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s_out : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  return %yq : tensor<4xi8>
+}
+
+// -----
+
 // Unsupported: an op the table's compile-time evaluator does not know
 // (math.sin) keeps the float path with a warning (an error with strict=1).
 // CHECK-LABEL: func.func @unsupported

@@ -30,11 +30,14 @@ static std::optional<double> elementConstant(Value v) {
   return std::nullopt;
 }
 
-/// A float elementwise generic the chain may go through: identity maps on its
+/// An elementwise generic the chain may go through: identity maps on its
 /// tensor operands, a payload that reads neither its init nor its position.
+/// Its result is a float or, between floats, an integer (Softplus selects by
+/// an i1 mask); the dequantizes the chain starts from and the quantizes are
+/// not part of it.
 static bool chainable(linalg::GenericOp g) {
   if (!isElementwise(g) || !eval::supportedElement(elementTypeOf(g.getResult(0))) ||
-      !isa<FloatType>(elementTypeOf(g.getResult(0))) || matchDequant(g.getResult(0)))
+      matchDequant(g.getResult(0)) || matchQuant(g))
     return false;
   Block *body = g.getBody();
   if (!body->getArgument(g.getNumDpsInputs()).use_empty())

@@ -72,10 +72,11 @@ def QuantizeInteger : Pass<"ming-quantize-integer", "mlir::func::FuncOp"> {
       and zero point (through pads, reshapes and max pooling, which are
       carried out on the i8 values): the i8 tensor itself.
     * an elementwise function of one i8 quantised tensor (Sigmoid, Tanh,
-      HardSwish, HardSigmoid, Elu, LeakyRelu, Exp, a division by a constant:
-      float generics with identity maps whose only operand that is not a
-      constant is, through one another, that tensor; the clamps before the
-      quantize included): a lookup table. The dequantize, the payloads and
+      HardSwish, HardSigmoid, Elu, LeakyRelu, Softplus, Gelu, Exp, a division
+      by a constant: generics with identity maps, float results or integer
+      masks between them, whose only operand that is not a constant is,
+      through one another, that tensor; the clamps before the quantize
+      included): a lookup table. The dequantize, the payloads and
       the quantize's own payload are evaluated at compile time for each of
       the 256 input values, op by op in the payloads' order and precision
       (the evaluator of ming-fold-constants), and the layer becomes
