@@ -241,6 +241,21 @@ void Walker::walkIf(scf::IfOp op, Counters &c) {
   }
 }
 
+/// Whether an address is computed from data (a pulled or loaded value, a
+/// value carried by a loop) rather than from loop indices and constants.
+static bool dataAddress(Value v, int depth = 0) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    return !loop || arg != loop.getInductionVar();
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 32)
+    return false;
+  if (isa<dfg::PullOp, memref::LoadOp>(def))
+    return true;
+  return llvm::any_of(def->getOperands(), [&](Value o) { return dataAddress(o, depth + 1); });
+}
+
 void Walker::access(Operation *op, Value memref, ValueRange indices, bool isLoad, Counters &c) {
   int64_t idxAt = 0;
   for (Value v : indices)
@@ -286,6 +301,12 @@ void Walker::access(Operation *op, Value memref, ValueRange indices, bool isLoad
       return;
   } else {
     maxArrival = std::max(maxArrival, std::max(idxAt, arr(op->getOperand(0))) + 1);
+  }
+  // An address the data computes (a lookup table) may fall in any bank of a
+  // partitioning: counted apart, against the ports alone.
+  if (llvm::any_of(indices, [](Value v) { return dataAddress(v); })) {
+    c.dataAddressed[bi] += 1;
+    return;
   }
   // Banks reached: a known index in a partitioned dim picks one, an unknown
   // one reaches all of that dim (a multiplexer over the banks).

@@ -8,10 +8,12 @@
 //
 // RUN: ming-opt %s --pass-pipeline='builtin.module(ming-test-cost-model)' 2>&1 \
 // RUN:   | FileCheck %s
-// RUN: ming-opt %s --pass-pipeline='builtin.module(ming-test-cost-model{auto-partition=1 overrides=facc.L1.unroll=2})' 2>&1 \
+// RUN: ming-opt %s --pass-pipeline='builtin.module(ming-test-cost-model{auto-partition=1 overrides=facc.L1.unroll=2,lookup.L0.unroll=4,lookup.arg0.lanes=4,lookup.arg1.lanes=4})' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=HYPO
 // RUN: ming-opt %s --pass-pipeline='builtin.module(ming-test-cost-model)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=WIN
+// RUN: ming-opt %s --pass-pipeline='builtin.module(ming-test-cost-model{auto-partition=1 overrides=lookup.L0.unroll=0,lookup.arg0.lanes=4,lookup.arg1.lanes=4})' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FULL
 
 module {
   memref.global "private" constant @w4 : memref<4xi8> = dense<[1, 2, 3, 4]>
@@ -182,6 +184,15 @@ module {
   // CHECK: remark: L0: trip=64 unroll=1 pipelined ii=1 (request) depth=4 cycles=67 dsp=0 ops=[]
   // CHECK: remark: rom @table 2048x16b banks=1 words=2048 bram bram18k=2
   // CHECK: remark: process @lookup: cycles=67 first=4 dsp=0 bram18k=2
+  // Unrolled by 4 on 4 lanes, 4 reads per iteration at addresses the data
+  // computes: a cyclic split would not spread them (any bank may get all
+  // four), so even with auto-partition the ROM stays one bank and its two
+  // ports give II 2: 15 * 2 + 4 = 34.
+  // HYPO: remark: L0: trip=64 unroll=4 pipelined ii=2 (memory @table (data addresses)) depth=4 cycles=34
+  // HYPO: remark: rom @table 2048x16b banks=1 words=2048 bram bram18k=2
+  // Fully unrolled, the one iteration still takes the 64 reads' 32 cycles on
+  // two ports (more than its depth 4 and its 16 pulls on 4 lanes).
+  // FULL: remark: L0: trip=64 unroll=64 pipelined ii=32 (memory @table (data addresses)) depth=4 cycles=32
   dfg.process @lookup(%in: !dfg.in<i32>, %out: !dfg.out<i16>) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
