@@ -15,9 +15,10 @@ report's clock, DSP, BRAM18K and URAM, and:
   every cycle). MACs per DSP: 1 for int8 (2 would need DSP packing, which
   ming does not do yet), 1/5 for f32 (3 DSP for fmul and 2 for fadd in the
   target description, targets/vitis-ultrascale-200mhz.json);
-- the transfer bound: the cycles that moving the input and output through one
-  128-bit AXI port each way takes at the clock (KV260's HP ports), a floor no
-  design goes under;
+- the transfer bound (report.json's `transfer`): the beats the busiest memory
+  port of the board (128-bit HP ports on the KV260 and ZCU104) needs to move
+  the input and output, a floor no design goes under, marked `(bound)` when
+  the design's slowest process is a load or store;
 - compile and ILP seconds, and the DSE's status (`optimal` or the gap left at
   the time limit).
 A model that does not fit shows ming's refusal in the status column.
@@ -135,18 +136,6 @@ def models(models_dir, out_dir):
     return rows
 
 
-def io_bytes(report):
-    """Bytes of the design's external inputs and outputs (report.json ports)."""
-    sizes = {"int8": 1, "uint8": 1, "int16": 2, "float16": 2, "int32": 4, "float32": 4, "int64": 8, "float64": 8}
-    total = 0
-    for port in report.get("ports", []):
-        elems = 1
-        for d in port.get("shape", []):
-            elems *= d
-        total += elems * sizes.get(port.get("dtype", ""), 4)
-    return total
-
-
 def run_row(ming_opt, path, board, out, timeout):
     if isinstance(path, tuple):
         src, path = path
@@ -180,7 +169,8 @@ def run_row(ming_opt, path, board, out, timeout):
         "bram18k": total.get("bram18k"),
         "uram": total.get("uram", 0),
         "clock_mhz": r.get("board", {}).get("clock_mhz", 200.0),
-        "io_bytes": io_bytes(r),
+        "transfer_bound_cycles": r.get("transfer", {}).get("bound_cycles"),
+        "transfer_bound": r.get("transfer", {}).get("transfer_bound"),
     }
 
 
@@ -217,12 +207,11 @@ def main():
                 ratio = macs / (BOARD_DSP[board] * per_dsp) / cycles
             r["dsp_budget_ratio"] = ratio
             clock = r.get("clock_mhz", 200)
-            bound = r.get("io_bytes", 0) / 16 if r.get("io_bytes") else None
-            r["transfer_bound_cycles"] = bound
+            bound = fmt(r.get("transfer_bound_cycles")) + (" (bound)" if r.get("transfer_bound") else "")
             latency = f"{cycles / clock:,.1f} us" if cycles else "-"
             print(f"| {name} | {board} | {r['status']} | {fmt(cycles)} / {fmt(r.get('simulated'))} | {latency} | "
                   f"{fmt(r.get('dsp'))} | {fmt(r.get('bram18k'))} | {fmt(r.get('uram'))} | {fmt(ratio, '{:.3f}')} | "
-                  f"{fmt(bound, '{:,.0f}')} | {r['seconds']:.1f} | {fmt(r.get('ilp_seconds'), '{:.1f}')} |", flush=True)
+                  f"{bound} | {r['seconds']:.1f} | {fmt(r.get('ilp_seconds'), '{:.1f}')} |", flush=True)
             results.append(r)
     print()
     print("Published FPGA results on the same MLPerf Tiny tasks:")

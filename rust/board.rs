@@ -10,6 +10,10 @@ pub struct Board {
     pub dsp: u32,
     pub bram18k: u32,
     pub uram: u32,
+    /// Data bits per cycle of one port into the processing system's memory:
+    /// the HP ports of a Zynq UltraScale+ (128) or a Zynq-7000 (64); on an
+    /// Alveo card the 512-bit m_axi width Vitis recommends for its kernels.
+    pub axi_bits: u32,
     pub lut: u32,
     pub ff: u32,
     pub family: Family,
@@ -30,10 +34,10 @@ pub enum Family {
 
 /// Every preset; the first one is the default.
 pub const BOARDS: &[Board] = &[
-    Board { name: "kv260", part: "xck26-sfvc784-2LV-c", dsp: 1248, bram18k: 288, uram: 64, lut: 117_120, ff: 234_240, family: Family::ZynqUltraScale { board_part: "kv260_som" } },
-    Board { name: "zcu104", part: "xczu7ev-ffvc1156-2-e", dsp: 1728, bram18k: 624, uram: 96, lut: 230_400, ff: 460_800, family: Family::ZynqUltraScale { board_part: "zcu104" } },
-    Board { name: "zedboard", part: "xc7z020clg484-1", dsp: 220, bram18k: 280, uram: 0, lut: 53_200, ff: 106_400, family: Family::Zynq7000 { board_part: "zedboard" } },
-    Board { name: "u55c", part: "xcu55c-fsvh2892-2L-e", dsp: 9024, bram18k: 4032, uram: 960, lut: 1_303_680, ff: 2_607_360, family: Family::Alveo { platform: "xilinx_u55c_gen3x16_xdma_3_202210_1" } },
+    Board { name: "kv260", part: "xck26-sfvc784-2LV-c", dsp: 1248, bram18k: 288, uram: 64, axi_bits: 128, lut: 117_120, ff: 234_240, family: Family::ZynqUltraScale { board_part: "kv260_som" } },
+    Board { name: "zcu104", part: "xczu7ev-ffvc1156-2-e", dsp: 1728, bram18k: 624, uram: 96, axi_bits: 128, lut: 230_400, ff: 460_800, family: Family::ZynqUltraScale { board_part: "zcu104" } },
+    Board { name: "zedboard", part: "xc7z020clg484-1", dsp: 220, bram18k: 280, uram: 0, axi_bits: 64, lut: 53_200, ff: 106_400, family: Family::Zynq7000 { board_part: "zedboard" } },
+    Board { name: "u55c", part: "xcu55c-fsvh2892-2L-e", dsp: 9024, bram18k: 4032, uram: 960, axi_bits: 512, lut: 1_303_680, ff: 2_607_360, family: Family::Alveo { platform: "xilinx_u55c_gen3x16_xdma_3_202210_1" } },
 ];
 
 /// The names, in table order (for clap's list of possible values).
@@ -67,6 +71,11 @@ impl Target {
     /// The cost model's description as the C++ side takes it ("" = built in).
     pub fn cost_model_path(&self) -> String {
         self.cost_model.as_ref().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default()
+    }
+
+    /// What the cost model is told of this target.
+    pub fn cost_target(&self) -> crate::dse::CostModel {
+        crate::dse::CostModel { file: self.cost_model_path(), axi_bits: self.board.axi_bits }
     }
 
     /// The clock period in ns, as `create_clock -period` takes it: at most

@@ -185,8 +185,9 @@ pub mod ffi {
         /// Opens the DSE of the dfg.graph of a builtin.module given as the
         /// address of its mlir::Operation (MlirOperation's pointer); the IR
         /// must not change while the session lives, except through dse_apply.
-        /// `target`: a JSON target description for the cost model, "" for the built-in one.
-        fn dse_open(module: usize, max_lanes: i64, target: &str) -> Result<UniquePtr<DseSession>>;
+        /// `target`: a JSON target description for the cost model, "" for the
+        /// built-in one; `axi_bits`: the board's m_axi port width (0: the target's).
+        fn dse_open(module: usize, max_lanes: i64, target: &str, axi_bits: i64) -> Result<UniquePtr<DseSession>>;
         /// The candidates' figures, per node in the graph's body order.
         fn dse_problem(session: &DseSession) -> DseProblem;
         /// Candidate `index` of node `node` in words, for logs.
@@ -198,7 +199,7 @@ pub mod ffi {
         /// a limit, and applies it.
         fn dse_explore(session: Pin<&mut DseSession>, request: &DseRequest) -> DseExplored;
         /// The estimate of the module's graph with the IR's own directives.
-        fn dse_estimate(module: usize, target: &str) -> DseEstimate;
+        fn dse_estimate(module: usize, target: &str, axi_bits: i64) -> DseEstimate;
         /// The cost model's built-in target description (JSON).
         fn builtin_target() -> String;
         /// Why the target description at `path` cannot be used ("" when it can).

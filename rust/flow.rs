@@ -185,7 +185,7 @@ fn flow_from(request: &Request, imported: &Imported) -> Result<(), FlowError> {
     if at_dfg {
         log::debug!("DSE for {} ({} DSP, {} BRAM18K)", request.target.board.name, request.target.dsp, request.target.bram18k);
         crate::progress::stage("DSE");
-        figures = explore(&module, request.dse.as_ref(), &request.target.cost_model_path())?;
+        figures = explore(&module, request.dse.as_ref(), &request.target.cost_target())?;
         if let Stop::Dse { output } = &request.stop {
             return write_output(output, format!("{}\n", module.as_operation()).as_bytes());
         }
@@ -209,7 +209,7 @@ fn flow_from(request: &Request, imported: &Imported) -> Result<(), FlowError> {
     let dfg_graph = if at_dfg { Some(graph::from_dfg(&module).map_err(FlowError::Stage)?) } else { None };
     if at_dfg {
         crate::progress::stage("lowering to emitHLS");
-        pipeline::run(&context, &mut module, pipeline::DFG_TO_EMITHLS)?;
+        pipeline::run(&context, &mut module, &pipeline::dfg_to_emithls(request.target.board.axi_bits))?;
         if pipeline::level(&module) != Level::EmitHls {
             return Err(FlowError::Stage(format!("convert-dfg-to-emithls left no emitHLS.func marked '{}'", crate::ir::names::TOP)));
         }
@@ -296,11 +296,10 @@ pub fn simulate(module: &melior::ir::Module, minimize: bool) -> Result<Option<cr
 }
 
 /// Runs the DSE on the dfg `module` (writing its choice into it), or with
-/// `settings` None only estimates the module's own directives; `cost_model`
-/// is the cost model's target description ("" for the built-in one).
-pub fn explore(module: &melior::ir::Module, settings: Option<&dse::Settings>, cost_model: &str) -> Result<report::Figures, FlowError> {
+/// `settings` None only estimates the module's own directives.
+pub fn explore(module: &melior::ir::Module, settings: Option<&dse::Settings>, cost: &dse::CostModel) -> Result<report::Figures, FlowError> {
     let Some(settings) = settings else {
-        return Ok(match dse::estimate(module, cost_model) {
+        return Ok(match dse::estimate(module, cost) {
             Ok(e) => report::Figures { estimate: Some(e), solve: None, simulation: None },
             Err(e) => {
                 log::warn!("no estimate for the report: {e}");
@@ -308,7 +307,7 @@ pub fn explore(module: &melior::ir::Module, settings: Option<&dse::Settings>, co
             }
         });
     };
-    let outcome = dse::run(module, settings, cost_model).map_err(FlowError::Dse)?;
+    let outcome = dse::run(module, settings, cost).map_err(FlowError::Dse)?;
     if !module.as_operation().verify() {
         return Err(FlowError::Stage("the module does not verify after the DSE".into()));
     }

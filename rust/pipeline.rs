@@ -29,8 +29,11 @@ pub fn valid_top(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "_.$-".contains(c))
 }
 
-/// Stage B: one emitHLS function per process plus the DATAFLOW top.
-pub const DFG_TO_EMITHLS: &str = "builtin.module(convert-dfg-to-emithls)";
+/// Stage B: one emitHLS function per process plus the DATAFLOW top, its
+/// m_axi ports allowed to widen to `axi_bits` (the board's memory ports).
+pub fn dfg_to_emithls(axi_bits: u32) -> String {
+    format!("builtin.module(convert-dfg-to-emithls{{axi-bits={axi_bits}}})")
+}
 
 /// The unit attribute that marks the emitHLS top function.
 
@@ -112,7 +115,7 @@ mod tests {
     #[test]
     fn pipelines_parse() {
         let context = crate::mlir::context();
-        for p in [LINALG_TO_DFG.to_string(), DFG_TO_EMITHLS.to_string(), linalg_to_dfg(Some("my-net.v2"))] {
+        for p in [LINALG_TO_DFG.to_string(), dfg_to_emithls(128), linalg_to_dfg(Some("my-net.v2"))] {
             let pm = PassManager::new(&context);
             assert!(parse_pass_pipeline(pm.as_operation_pass_manager(), &p).is_ok(), "{p}");
         }

@@ -185,6 +185,7 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
     if (w.exhausted)
       result.notes.push_back("L" + std::to_string(r.id) +
                              ": unrolled body too large, counted in part");
+    markScattered(loop, r.unroll, sum->counters);
     sum->carried = argCar;
     sum->maxArrival = w.maxArrival;
     sum->firstEvent = w.firstEvent;
@@ -218,7 +219,7 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
       perCycle = in.getLanes();
     else if (auto out = dyn_cast<dfg::OutputType>(t))
       perCycle = out.getLanes();
-    else if (auto mem = dyn_cast<MemRefType>(t))
+    else if (auto mem = dyn_cast<MemRefType>(t); mem && !c.scattered.count(arg))
       perCycle = std::max<int64_t>(1, options.target->axiBits / std::max<int64_t>(1, bitWidth(mem.getElementType())));
     if (auto it = config.lanes.find(arg); it != config.lanes.end() && !isa<MemRefType>(t))
       perCycle = std::max<int64_t>(1, it->second);
@@ -343,6 +344,62 @@ int64_t ProcessModel::loopCycles(scf::ForOp loop) {
   }
   opCycles[loop] = lc.cycles;
   return lc.cycles;
+}
+
+/// External memory the unrolled copies of a pipelined `loop` access at
+/// addresses that do not follow one another (a load walking a transposed
+/// layout): the port moves one element per beat there, not a word of
+/// several. The copies' addresses are evaluated with the pipelined index at
+/// its first `unroll` values and every enclosing index at its start.
+void ProcessModel::markScattered(scf::ForOp loop, int64_t unroll, Counters &c) {
+  if (unroll < 2)
+    return;
+  Known known;
+  for (Operation *p = loop->getParentOp(); p && p != process.getOperation(); p = p->getParentOp())
+    if (auto outer = dyn_cast<scf::ForOp>(p))
+      known[outer.getInductionVar()] = loopBounds(outer).lb;
+  Bounds b = loopBounds(loop);
+  int64_t copies = std::min(unroll, std::max<int64_t>(1, b.trip));
+  loop.getBody()->walk([&](Operation *op) {
+    Value memref;
+    ValueRange indices;
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      memref = load.getMemRef();
+      indices = load.getIndices();
+    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      memref = store.getMemRef();
+      indices = store.getIndices();
+    } else {
+      return;
+    }
+    unsigned argNo = 0;
+    if (findBuffer(memref, &argNo) != -2)
+      return;
+    auto type = cast<MemRefType>(memref.getType());
+    if (!type.hasStaticShape()) {
+      c.scattered.insert(argNo);
+      return;
+    }
+    ArrayRef<int64_t> shape = type.getShape();
+    std::optional<int64_t> previous;
+    for (int64_t k = 0; k < copies; ++k) {
+      known[loop.getInductionVar()] = b.lb + k * b.step;
+      std::optional<int64_t> address = 0;
+      for (auto [d, v] : llvm::enumerate(indices)) {
+        std::optional<int64_t> i = evalInt(v, known);
+        if (!i || !address) {
+          address.reset();
+          break;
+        }
+        *address = *address * shape[d] + *i;
+      }
+      if (!address || (previous && *address != *previous + 1)) {
+        c.scattered.insert(argNo);
+        return;
+      }
+      previous = address;
+    }
+  });
 }
 
 /// The only loop in the body of a sequential, not unrolled, `loop` without

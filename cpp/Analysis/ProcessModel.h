@@ -65,12 +65,32 @@ struct Buffer {
   int64_t loadLatency = 0;           // set by the layout (target latencies)
 };
 
+/// Adds to each key of `dst` the larger of its values in `a` and `b` (0
+/// where absent): two branches of an if, of which one runs.
+template <typename Map>
+void addMaxOf(Map &dst, const Map &a, const Map &b) {
+  std::set<typename Map::key_type> keys;
+  for (auto &[k, v] : a)
+    keys.insert(k);
+  for (auto &[k, v] : b)
+    keys.insert(k);
+  for (auto &k : keys) {
+    auto x = a.count(k) ? a.at(k) : 0;
+    auto y = b.count(k) ? b.at(k) : 0;
+    dst[k] += std::max(x, y);
+  }
+}
+
 /// What a stretch of unrolled code uses per iteration.
 struct Counters {
   std::map<std::string, std::pair<int64_t, int64_t>> ops; // kind -> (count, dsp per op)
   std::map<unsigned, int64_t> ports;                      // argument -> accesses
   std::map<unsigned, std::vector<int64_t>> banks;         // buffer -> accesses per bank
   std::map<unsigned, int64_t> dataAddressed;              // buffer -> accesses at data addresses
+  /// External memory arguments accessed at addresses that do not follow one
+  /// another from one unrolled copy to the next: each access is a beat of
+  /// its own, the m_axi port cannot widen to carry several.
+  std::set<unsigned> scattered;
 
   void addMax(const Counters &a, const Counters &b) {
     std::set<std::string> kinds;
@@ -85,16 +105,7 @@ struct Counters {
       slot.first += std::max(x.first, y.first);
       slot.second = std::max(x.second, y.second);
     }
-    std::set<unsigned> keys;
-    for (auto &[k, v] : a.ports)
-      keys.insert(k);
-    for (auto &[k, v] : b.ports)
-      keys.insert(k);
-    for (unsigned k : keys) {
-      int64_t x = a.ports.count(k) ? a.ports.at(k) : 0;
-      int64_t y = b.ports.count(k) ? b.ports.at(k) : 0;
-      ports[k] += std::max(x, y);
-    }
+    addMaxOf(ports, a.ports, b.ports);
     std::set<unsigned> bufs;
     for (auto &[k, v] : a.banks)
       bufs.insert(k);
@@ -109,16 +120,9 @@ struct Counters {
       for (size_t i = 0; i < n; ++i)
         dst[i] += std::max(x && i < x->size() ? (*x)[i] : 0, y && i < y->size() ? (*y)[i] : 0);
     }
-    std::set<unsigned> addressed;
-    for (auto &[k, v] : a.dataAddressed)
-      addressed.insert(k);
-    for (auto &[k, v] : b.dataAddressed)
-      addressed.insert(k);
-    for (unsigned k : addressed) {
-      int64_t x = a.dataAddressed.count(k) ? a.dataAddressed.at(k) : 0;
-      int64_t y = b.dataAddressed.count(k) ? b.dataAddressed.at(k) : 0;
-      dataAddressed[k] += std::max(x, y);
-    }
+    addMaxOf(dataAddressed, a.dataAddressed, b.dataAddressed);
+    scattered.insert(a.scattered.begin(), a.scattered.end());
+    scattered.insert(b.scattered.begin(), b.scattered.end());
   }
 };
 
@@ -174,6 +178,7 @@ private:
   // Costs.
   int64_t seqBlock(Block &block);
   int64_t loopCycles(scf::ForOp loop);
+  void markScattered(mlir::scf::ForOp loop, int64_t unroll, Counters &c);
   scf::ForOp perfectInner(scf::ForOp loop);
   void pipelineCost(scf::ForOp loop, LoopCost &lc);
   double ifProbability(scf::IfOp op);

@@ -59,10 +59,12 @@ static rust::Vec<T> toRust(const std::vector<T> &v) {
   return out;
 }
 
-std::unique_ptr<DseSession> dse_open(size_t module, int64_t max_lanes, rust::Str target) {
+std::unique_ptr<DseSession> dse_open(size_t module, int64_t max_lanes, rust::Str target,
+                                     int64_t axi_bits) {
   dse::Options options;
   options.maxLanes = max_lanes;
   options.targetFile = std::string(target);
+  options.axiBits = axi_bits;
   std::string error;
   auto out = std::make_unique<DseSession>();
   out->session = dse::Session::open(reinterpret_cast<void *>(module), options, error);
@@ -132,9 +134,10 @@ DseEstimate dse_apply(DseSession &session, rust::Slice<const size_t> choice, rus
                                         std::string(status), std::string(objective)));
 }
 
-DseEstimate dse_estimate(size_t module, rust::Str target) {
+DseEstimate dse_estimate(size_t module, rust::Str target, int64_t axi_bits) {
   dse::Options options;
   options.targetFile = std::string(target);
+  options.axiBits = axi_bits;
   return convert(dse::estimate(reinterpret_cast<void *>(module), options));
 }
 

@@ -206,6 +206,12 @@ static std::unique_ptr<CostSetup> costSetup(const Options &options, std::string 
       return nullptr;
     setup->options.target = setup->owned.get();
   }
+  if (options.axiBits > 0) {
+    auto board = std::make_unique<cost::Target>(*setup->options.target);
+    board->axiBits = options.axiBits;
+    setup->owned = std::move(board);
+    setup->options.target = setup->owned.get();
+  }
   return setup;
 }
 

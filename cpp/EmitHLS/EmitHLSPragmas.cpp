@@ -200,6 +200,13 @@ LogicalResult PragmaInterfaceOp::verify() {
     if (depthAttr.getInt() < 1)
       return emitOpError("depth must be at least 1, got ") << depthAttr.getInt();
   }
+  if (IntegerAttr widen = getMaxWidenBitwidthAttr()) {
+    if (mode != InterfaceMode::MAxi)
+      return emitOpError("max_widen_bitwidth is only for m_axi ports");
+    int64_t bits = widen.getInt();
+    if (bits < 8 || bits > 1024 || !llvm::isPowerOf2_64(bits))
+      return emitOpError("max_widen_bitwidth must be a power of two from 8 to 1024, got ") << bits;
+  }
   // A memory port takes both m_axi (data) and s_axilite (its base address).
   if (findEarlier<PragmaInterfaceOp>(*this, [&](PragmaInterfaceOp other) {
         return other.getPort() == port && other.getMode() == mode;

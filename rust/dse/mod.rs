@@ -12,6 +12,15 @@ use melior::ir::Module;
 use std::fmt;
 use std::time::Instant;
 
+/// What the cost model is told of the target: a JSON target description
+/// ("" for the built-in one) and the board's m_axi port width in bits (0:
+/// the description's `axi_bits`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CostModel {
+    pub file: String,
+    pub axi_bits: u32,
+}
+
 /// How the DSE runs (command line: --dse-objective, --dse-time-limit,
 /// --dse-max-lanes, --dsp/--bram or the board's limits).
 #[derive(Debug, Clone, PartialEq)]
@@ -298,10 +307,10 @@ pub fn solve_dse(p: &ffi::DseProblem, request: &ffi::DseRequest) -> ffi::DseSolu
 }
 
 /// Explores, chooses and writes the choice into `module` (a dfg module).
-pub fn run(module: &Module, settings: &Settings, cost_model: &str) -> Result<Outcome, Failure> {
+pub fn run(module: &Module, settings: &Settings, cost: &CostModel) -> Result<Outcome, Failure> {
     let start = Instant::now();
     crate::progress::detail("enumerating configurations");
-    let mut session = ffi::dse_open(address(module), settings.max_lanes.max(1) as i64, cost_model)
+    let mut session = ffi::dse_open(address(module), settings.max_lanes.max(1) as i64, &cost.file, cost.axi_bits.into())
         .map_err(|e| Failure::Other(e.what().to_string()))?;
     let p = ffi::dse_problem(&session);
     let count: usize = p.nodes.iter().map(|n| n.candidates.len()).sum();
@@ -359,8 +368,8 @@ pub fn run(module: &Module, settings: &Settings, cost_model: &str) -> Result<Out
 }
 
 /// The figures of `module`'s graph with its own directives (--no-dse).
-pub fn estimate(module: &Module, cost_model: &str) -> Result<Estimate, Failure> {
-    convert(ffi::dse_estimate(address(module), cost_model))
+pub fn estimate(module: &Module, cost: &CostModel) -> Result<Estimate, Failure> {
+    convert(ffi::dse_estimate(address(module), &cost.file, cost.axi_bits.into()))
 }
 
 #[cfg(test)]

@@ -111,7 +111,7 @@ fn ps(target: &Target) -> Ps {
 
 /// The HP port (0..4) of each bundle: round robin, so up to four bundles
 /// get a port of their own and more share through the port's SmartConnect.
-fn hp_of(bundles: &[String]) -> Vec<usize> {
+pub(crate) fn hp_of(bundles: &[String]) -> Vec<usize> {
     (0..bundles.len()).map(|i| i % 4).collect()
 }
 

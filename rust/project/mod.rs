@@ -10,6 +10,7 @@ pub mod staging;
 pub mod tcl;
 pub mod testbench;
 pub mod top;
+pub mod transfer;
 
 use crate::board::Target;
 use crate::ir::graph::Graph;
@@ -89,7 +90,9 @@ pub fn header(top: &str, signature: &str) -> String {
 pub fn write(outdir: &Path, p: &Project) -> Result<PathBuf, ProjectError> {
     let name = &p.top.name;
     let tb = testbench::render(p.top, &format!("{name}.h")).map_err(ProjectError::Testbench)?;
-    let deployment = deploy::files(p.target, &deploy::Interface { top: p.top, ports: p.ports, control: p.control }).map_err(ProjectError::Deploy)?;
+    let iface = deploy::Interface { top: p.top, ports: p.ports, control: p.control };
+    let deployment = deploy::files(p.target, &iface).map_err(ProjectError::Deploy)?;
+    let transfer = transfer::analyse(p.target, &iface, p.graph, p.figures);
     let stage = Staging::new(outdir, FINGERPRINT)?;
     stage.write(&format!("{name}.cpp"), p.cpp)?;
     if let Some(weights) = p.weights {
@@ -108,9 +111,11 @@ pub fn write(outdir: &Path, p: &Project) -> Result<PathBuf, ProjectError> {
     let mut report_json = report::json(name, p.target, p.graph, p.figures);
     if let json::Json::Object(fields) = &mut report_json {
         fields.push(("ports".to_string(), deploy::ports_json(p.top, p.ports).map_err(ProjectError::Deploy)?));
+        fields.push(("transfer".to_string(), transfer.json()));
     }
     stage.write("report.json", report_json.pretty())?;
-    stage.write("report.md", report::markdown(name, p.target, p.graph, p.figures))?;
+    let report_md = report::markdown(name, p.target, p.graph, p.figures) + &transfer.markdown(p.target.clock_mhz);
+    stage.write("report.md", report_md)?;
     stage.write("graph.dot", dot::render(p.graph))?;
     stage.create_dir("data")?;
     render_svg(stage.path());

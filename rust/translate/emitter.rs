@@ -387,6 +387,9 @@ impl Emitter {
                 if let Some(d) = self.int_attr(op, "depth")? {
                     let _ = write!(t, " depth={d}");
                 }
+                if let Some(w) = self.int_attr(op, "max_widen_bitwidth")? {
+                    let _ = write!(t, " max_widen_bitwidth={w}");
+                }
                 t
             }
             _ => return Err(err(op, format!("'emitHLS.pragma.{kind}' has no C++ translation"))),

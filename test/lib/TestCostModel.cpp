@@ -92,6 +92,11 @@ struct TestCostModel : ming::impl::TestCostModelBase<TestCostModel> {
       }
       options.target = loaded.get();
     }
+    if (axiBits > 0) {
+      loaded = std::make_unique<cost::Target>(*options.target);
+      loaded->axiBits = axiBits;
+      options.target = loaded.get();
+    }
 
     std::map<std::string, cost::ProcessCost> costs;
     getOperation().walk([&](ming::dfg::ProcessOp process) {

@@ -34,6 +34,8 @@ def TestCostModel : Pass<"ming-test-cost-model", "mlir::ModuleOp"> {
            "Assume buffers partitioned so that memory ports never limit II">,
     Option<"target", "target", "std::string", /*default=*/"",
            "A JSON target description (default: the built-in one)">,
+    Option<"axiBits", "axi-bits", "int64_t", /*default=*/"0",
+           "The m_axi port width in bits (0: the target's axi_bits)">,
     ListOption<"overrides", "overrides", "std::string",
                "Hypothetical directives: <process>.L<id>.unroll=N (0 = full), "
                "<process>.L<id>.pipeline=0|1, <process>.L<id>.ii=N, "

@@ -43,12 +43,20 @@ using namespace ming::tohls;
 
 namespace {
 struct ConvertDfgToEmitHLS : ming::impl::ConvertDfgToEmitHLSBase<ConvertDfgToEmitHLS> {
+  using ConvertDfgToEmitHLSBase::ConvertDfgToEmitHLSBase;
+
   void runOnOperation() override {
-    if (failed(convert(getOperation())))
+    if (axiBits != 0 && (axiBits < 8 || axiBits > 1024 || !llvm::isPowerOf2_64(axiBits))) {
+      emitError(getOperation().getLoc())
+          << "convert-dfg-to-emithls: axi-bits must be 0 or a power of two from 8 to 1024, got "
+          << static_cast<int64_t>(axiBits);
+      return signalPassFailure();
+    }
+    if (failed(convert(getOperation(), axiBits)))
       signalPassFailure();
   }
 
-  static LogicalResult convert(ModuleOp module) {
+  static LogicalResult convert(ModuleOp module, int64_t axiBits) {
     llvm::StringMap<memref::GlobalOp> globals;
     llvm::StringMap<dfg::ProcessOp> processByName;
     SmallVector<dfg::ProcessOp> processes;
@@ -79,7 +87,7 @@ struct ConvertDfgToEmitHLS : ming::impl::ConvertDfgToEmitHLSBase<ConvertDfgToEmi
     for (dfg::ProcessOp process : processes)
       if (failed(ProcessLowering(globals).lower(process, b)))
         return failure();
-    if (failed(lowerGraph(graphs[0], b, processByName)))
+    if (failed(lowerGraph(graphs[0], b, processByName, axiBits)))
       return failure();
 
     graphs[0]->erase();

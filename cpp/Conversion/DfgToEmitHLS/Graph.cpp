@@ -123,7 +123,7 @@ static LogicalResult checkLanesDivide(dfg::ChannelOp channel,
 
 /// `dfg.graph` -> the top function: AXI interfaces, DATAFLOW, streams, calls.
 LogicalResult lowerGraph(dfg::GraphOp graph, OpBuilder &b,
-                         const llvm::StringMap<dfg::ProcessOp> &processes) {
+                         const llvm::StringMap<dfg::ProcessOp> &processes, int64_t axiBits) {
   if (failed(checkCName(graph, graph.getSymName())))
     return failure();
   FailureOr<FunctionType> type = convertSignature(graph);
@@ -149,18 +149,21 @@ LogicalResult lowerGraph(dfg::GraphOp graph, OpBuilder &b,
 
   // Each tensor in external memory gets its own AXI master (gmem<i>), so
   // loads and stores proceed in parallel; its base address and the block
-  // control go through the AXI-Lite control port.
+  // control go through the AXI-Lite control port. A load or store walking
+  // memory in order moves several elements per beat when the port may widen
+  // to the board's memory port (the cost model counts it so).
   StringAttr control = b.getStringAttr("control");
   for (auto [i, arg] : llvm::enumerate(entry->getArguments())) {
     int64_t numElements = cast<hls::ArrayType>(arg.getType()).getNumElements();
     hls::PragmaInterfaceOp::create(b, loc, hls::InterfaceMode::MAxi, arg,
                                    b.getStringAttr("gmem" + Twine(i)),
-                                   b.getI64IntegerAttr(numElements));
+                                   b.getI64IntegerAttr(numElements),
+                                   axiBits > 0 ? b.getI64IntegerAttr(axiBits) : IntegerAttr());
     hls::PragmaInterfaceOp::create(b, loc, hls::InterfaceMode::SAxiLite, arg, control,
-                                   IntegerAttr());
+                                   IntegerAttr(), IntegerAttr());
   }
   hls::PragmaInterfaceOp::create(b, loc, hls::InterfaceMode::SAxiLite, Value(), control,
-                                 IntegerAttr());
+                                 IntegerAttr(), IntegerAttr());
   hls::PragmaDataflowOp::create(b, loc);
 
   // One stream per channel, declared in the order of its producer's call and

@@ -138,7 +138,7 @@ private:
 
 /// `dfg.graph` -> the top function: AXI interfaces, DATAFLOW, streams, calls.
 LogicalResult lowerGraph(dfg::GraphOp graph, OpBuilder &b,
-                         const llvm::StringMap<dfg::ProcessOp> &processes);
+                         const llvm::StringMap<dfg::ProcessOp> &processes, int64_t axiBits);
 
 } // namespace ming::tohls
 

@@ -23,7 +23,8 @@ struct DseEstimate;
 struct DseSession {
   std::unique_ptr<dse::Session> session;
 };
-std::unique_ptr<DseSession> dse_open(size_t module, int64_t max_lanes, rust::Str target);
+std::unique_ptr<DseSession> dse_open(size_t module, int64_t max_lanes, rust::Str target,
+                                     int64_t axi_bits);
 DseProblem dse_problem(const DseSession &session);
 rust::String dse_describe(const DseSession &session, uint32_t node, uint32_t index);
 DseEstimate dse_apply(DseSession &session, rust::Slice<const size_t> choice, rust::Str status,
@@ -31,7 +32,7 @@ DseEstimate dse_apply(DseSession &session, rust::Slice<const size_t> choice, rus
 struct DseRequest;
 struct DseExplored;
 DseExplored dse_explore(DseSession &session, const DseRequest &request);
-DseEstimate dse_estimate(size_t module, rust::Str target);
+DseEstimate dse_estimate(size_t module, rust::Str target, int64_t axi_bits);
 rust::String builtin_target();
 rust::String check_target(rust::Str path);
 void register_dse_solver();

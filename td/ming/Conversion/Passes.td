@@ -62,7 +62,8 @@ def ConvertDfgToEmitHLS : Pass<"convert-dfg-to-emithls", "mlir::ModuleOp"> {
 
     The `dfg.graph` becomes the top function (attributes `ming.top` and
     `ming.num_inputs`): per memory argument an `m_axi` interface (bundle
-    `gmem<i>`, depth = its number of elements) and an `s_axilite` one, then
+    `gmem<i>`, depth = its number of elements, `max_widen_bitwidth` =
+    `axi-bits` when given) and an `s_axilite` one, then
     `s_axilite return`, `DATAFLOW`, one stream per channel with its depth
     (`ming.name = "<producer>_to_<consumer>"`) and one call per instance,
     producers before consumers. Processes come first in the module, the top
@@ -72,6 +73,12 @@ def ConvertDfgToEmitHLS : Pass<"convert-dfg-to-emithls", "mlir::ModuleOp"> {
     dynamic shapes, channels with more than one lane, feedback cycles, not
     exactly one graph) fails with an error located at the offending op.
   }];
+  let options = [
+    Option<"axiBits", "axi-bits", "int64_t", /*default=*/"0",
+           "Data bits per cycle of the board's memory ports: each m_axi "
+           "interface may widen to this (max_widen_bitwidth); 0 leaves the "
+           "width to Vitis">
+  ];
   let dependentDialects = ["ming::emithls::EmitHLSDialect", "mlir::arith::ArithDialect"];
 }
 

@@ -526,7 +526,7 @@ def EmitHLS_PragmaStreamOp : EmitHLS_PragmaOp<"stream"> {
 }
 
 def EmitHLS_PragmaInterfaceOp : EmitHLS_PragmaOp<"interface", [HasParent<"FuncOp">]> {
-  let summary = "#pragma HLS interface mode port=p [bundle=b] [depth=n]";
+  let summary = "#pragma HLS interface mode port=p [bundle=b] [depth=n] [max_widen_bitwidth=w]";
   let description = [{
     The hardware protocol of one argument of the enclosing function, or,
     without a port, of its block-level control and return value
@@ -534,18 +534,22 @@ def EmitHLS_PragmaInterfaceOp : EmitHLS_PragmaOp<"interface", [HasParent<"FuncOp
     `axis` ports are streams, `s_axilite` ports are scalars. `bundle` (a C
     identifier, m_axi and s_axilite only) groups ports into one AXI
     interface; `depth` (m_axi only) is the number of elements the C/RTL
-    co-simulation transfers.
+    co-simulation transfers; `max_widen_bitwidth` (m_axi only, a power of two
+    from 8 to 1024) lets Vitis widen the port to move several consecutive
+    elements per beat, up to the width of the board's memory port.
 
     ```mlir
-    emitHLS.pragma.interface m_axi %x bundle = "gmem0" depth = 3072 : !emitHLS.ptr<i8>
+    emitHLS.pragma.interface m_axi %x bundle = "gmem0" depth = 3072 max_widen_bitwidth = 128 : !emitHLS.ptr<i8>
     emitHLS.pragma.interface s_axilite %n bundle = "control" : i32
     emitHLS.pragma.interface s_axilite return bundle = "control"
     ```
   }];
   let arguments = (ins EmitHLS_InterfaceModeAttr:$mode, Optional<AnyType>:$port,
-                       OptionalAttr<StrAttr>:$bundle, OptionalAttr<I64Attr>:$depth);
+                       OptionalAttr<StrAttr>:$bundle, OptionalAttr<I64Attr>:$depth,
+                       OptionalAttr<I64Attr>:$max_widen_bitwidth);
   let assemblyFormat = [{
-    `` $mode ($port^):(`return`)? (`bundle` `=` $bundle^)? (`depth` `=` $depth^)? attr-dict
+    `` $mode ($port^):(`return`)? (`bundle` `=` $bundle^)? (`depth` `=` $depth^)?
+    (`max_widen_bitwidth` `=` $max_widen_bitwidth^)? attr-dict
     (`:` type($port)^)?
   }];
   let hasVerifier = 1;

@@ -2,6 +2,11 @@
 // and a DATAFLOW top function with AXI interfaces, one stream per channel and
 // the calls in producer -> consumer order.
 // RUN: ming-opt %s --split-input-file --pass-pipeline='builtin.module(convert-dfg-to-emithls)' | FileCheck %s
+// With the board's memory port width, each m_axi interface may widen to it.
+// RUN: ming-opt %s --split-input-file --pass-pipeline='builtin.module(convert-dfg-to-emithls{axi-bits=128})' | FileCheck %s --check-prefix=WIDE
+// WIDE: emitHLS.pragma.interface m_axi %{{.*}} bundle = "gmem0" depth = 32 max_widen_bitwidth = 128 : !emitHLS.array<1x2x4x4xi8>
+// WIDE-NEXT: emitHLS.pragma.interface s_axilite %{{.*}} bundle = "control" : !emitHLS.array<1x2x4x4xi8>
+// WIDE-NEXT: emitHLS.pragma.interface m_axi %{{.*}} bundle = "gmem1" depth = 32 max_widen_bitwidth = 128 : !emitHLS.array<1x2x4x4xi8>
 
 // Processes first, in their order; no dfg op is left.
 // CHECK-NOT:   dfg.

@@ -871,3 +871,19 @@ emitHLS.func @f() {
   emitHLS.pragma.interface s_axilite return bundle = "control"
   emitHLS.return
 }
+
+// -----
+
+emitHLS.func @f(%x: i32) {
+  // expected-error@+1 {{max_widen_bitwidth is only for m_axi ports}}
+  emitHLS.pragma.interface s_axilite %x max_widen_bitwidth = 128 : i32
+  emitHLS.return
+}
+
+// -----
+
+emitHLS.func @f(%p: !emitHLS.ptr<i8>) {
+  // expected-error@+1 {{max_widen_bitwidth must be a power of two from 8 to 1024, got 96}}
+  emitHLS.pragma.interface m_axi %p bundle = "gmem0" max_widen_bitwidth = 96 : !emitHLS.ptr<i8>
+  emitHLS.return
+}

@@ -3,7 +3,7 @@
 // CHECK: #include <ming_dataflow.h>
 // CHECK: void f(int8_t *arg0, hls::stream<int32_t> &arg1, float arg2[2][3], bool arg3);
 // CHECK: void f(int8_t *arg0, hls::stream<int32_t> &arg1, float arg2[2][3], bool arg3) {
-// CHECK-NEXT:   #pragma HLS INTERFACE m_axi port=arg0 bundle=gmem0 depth=8
+// CHECK-NEXT:   #pragma HLS INTERFACE m_axi port=arg0 bundle=gmem0 depth=8 max_widen_bitwidth=128
 // CHECK-NEXT:   #pragma HLS INTERFACE s_axilite port=return
 // CHECK-NEXT:   #pragma HLS INLINE off
 // CHECK-NEXT:   static const int8_t v0[2][2] = {{[{][{]}}1, -2}, {3, 4}};
@@ -36,7 +36,7 @@
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 emitHLS.func @f(%x: !emitHLS.ptr<i8>, %y: !emitHLS.stream<i32>, %m: !emitHLS.array<2x3xf32>, %c: i1) {
-  emitHLS.pragma.interface m_axi %x bundle = "gmem0" depth = 8 : !emitHLS.ptr<i8>
+  emitHLS.pragma.interface m_axi %x bundle = "gmem0" depth = 8 max_widen_bitwidth = 128 : !emitHLS.ptr<i8>
   emitHLS.pragma.interface s_axilite return
   emitHLS.pragma.inline off
   %w = emitHLS.array rom : !emitHLS.array<2x2xi8> = dense<[[1, -2], [3, 4]]> : tensor<2x2xi8>

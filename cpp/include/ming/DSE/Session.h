@@ -32,6 +32,9 @@ struct Options {
   /// A JSON target description for the cost model (ming/Analysis/Target.h);
   /// empty: the built-in one.
   std::string targetFile;
+  /// Data bits one m_axi port moves per cycle: the board's PS-PL port
+  /// width; 0 keeps the target description's `axi_bits`.
+  int64_t axiBits = 0;
 };
 
 /// The cost-model figures of one configuration of a process instance: what
