@@ -578,6 +578,25 @@ std::optional<int64_t> ProcessModel::findFirst(Block &block, Known &known, int64
         t += lc.cycles;
         continue;
       }
+      // Iterations that differ in cycles are timed one by one: placed at
+      // multiples of the average, a conditional block that runs in the last
+      // iteration only would spread over all of them.
+      if (unevenLoop(loop)) {
+        std::vector<int64_t> starts = iterationStarts(loop, known, t);
+        if (!starts.empty()) {
+          for (int64_t n = 0; n < b.trip; ++n) {
+            known[iv] = b.lb + n * b.step;
+            std::optional<int64_t> at = findFirst(*loop.getBody(), known, starts[n]);
+            if (at || enumBudget < 0) {
+              known.erase(iv);
+              return at ? at : starts[n];
+            }
+          }
+          known.erase(iv);
+          t = starts.back();
+          continue;
+        }
+      }
       int64_t body = lc.iterCycles;
       int64_t copy = lc.flatIters ? body
                                   : (body - (hasLoop(*loop.getBody()) ? 1 : 0)) / r.unroll;
@@ -626,6 +645,21 @@ std::optional<int64_t> ProcessModel::findLast(Block &block, Known &known, int64_
       const LoopCost &lc = result.loops[r.id];
       Bounds b = r.bounds;
       Value iv = loop.getInductionVar();
+      if (!r.pipelined && unevenLoop(loop)) {
+        std::vector<int64_t> starts = iterationStarts(loop, known, start);
+        if (!starts.empty()) {
+          for (int64_t n = b.trip - 1; n >= 0; --n) {
+            known[iv] = b.lb + n * b.step;
+            std::optional<int64_t> at = findLast(*loop.getBody(), known, starts[n]);
+            if (at || enumBudget < 0) {
+              known.erase(iv);
+              return at ? at : starts[n];
+            }
+          }
+          known.erase(iv);
+          continue;
+        }
+      }
       int64_t body = lc.iterCycles;
       int64_t copy = lc.flatIters ? body
                                   : (body - (hasLoop(*loop.getBody()) ? 1 : 0)) / r.unroll;

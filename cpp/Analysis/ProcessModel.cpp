@@ -500,7 +500,90 @@ int64_t ProcessModel::seqBlock(Block &block) {
     slot.first = std::max(slot.first, v.first);
     slot.second = v.second;
   }
+  straightCycles[&block] = w.maxArrival;
   return t + w.maxArrival;
+}
+
+/// Whether the iterations of a sequential loop may differ in cycles: an
+/// scf.if holding loops (outside any pipeline) runs in some of them only.
+bool ProcessModel::unevenLoop(scf::ForOp loop) {
+  if (auto it = uneven.find(loop); it != uneven.end())
+    return it->second;
+  const ResolvedLoop &r = resolved[loop];
+  bool found = false;
+  if (!r.pipelined && !result.loops[r.id].flatIters)
+    loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto inner = dyn_cast<scf::ForOp>(op); inner && resolved[inner].pipelined)
+        return WalkResult::skip();
+      if (isa<scf::IfOp>(op) && opCycles.count(op)) { // seqBlock weighted it: it holds loops
+        found = true;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+  uneven[loop] = found;
+  return found;
+}
+
+int64_t ProcessModel::knownCycles(Block &block, Known &known) {
+  int64_t t = 0;
+  for (Operation &op : block.without_terminator()) {
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      t += knownLoopCycles(loop, known);
+    } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      auto it = opCycles.find(ifOp);
+      if (it == opCycles.end())
+        continue; // no loops inside: in the straight-line path
+      auto cond = evalInt(ifOp.getCondition(), known);
+      if (!cond)
+        t += it->second;
+      else if (*cond)
+        t += knownCycles(ifOp.getThenRegion().front(), known);
+      else if (!ifOp.getElseRegion().empty())
+        t += knownCycles(ifOp.getElseRegion().front(), known);
+    }
+  }
+  return t + straightCycles.lookup(&block);
+}
+
+int64_t ProcessModel::knownLoopCycles(scf::ForOp loop, Known &known) {
+  if (!unevenLoop(loop))
+    return opCycles.lookup(loop);
+  std::vector<int64_t> starts = iterationStarts(loop, known, 0);
+  return starts.empty() ? opCycles.lookup(loop) : starts.back();
+}
+
+/// The start of each iteration of an uneven sequential loop started at `t`,
+/// and its end last (trip + 1 entries), as the simulator runs it: `unroll`
+/// copies after each other, one cycle per group to enter and leave the
+/// loops inside. Empty when the enumeration budget runs out.
+std::vector<int64_t> ProcessModel::iterationStarts(scf::ForOp loop, Known &known, int64_t t) {
+  const ResolvedLoop &r = resolved[loop];
+  Bounds b = r.bounds;
+  Value iv = loop.getInductionVar();
+  std::optional<int64_t> saved;
+  if (auto it = known.find(iv); it != known.end())
+    saved = it->second;
+  std::vector<int64_t> starts;
+  starts.reserve(b.trip + 1);
+  for (int64_t n = 0; n < b.trip; ++n) {
+    if ((enumBudget -= 1) < 0) {
+      starts.clear();
+      break;
+    }
+    starts.push_back(t);
+    known[iv] = b.lb + n * b.step;
+    t += knownCycles(*loop.getBody(), known);
+    if ((n + 1) % r.unroll == 0 || n + 1 == b.trip)
+      t += 1;
+  }
+  if (!starts.empty() || b.trip == 0)
+    starts.push_back(t);
+  if (saved)
+    known[iv] = *saved;
+  else
+    known.erase(iv);
+  return starts;
 }
 
 } // namespace ming::cost

@@ -163,6 +163,12 @@ private:
   // Costs.
   int64_t seqBlock(Block &block);
   int64_t loopCycles(scf::ForOp loop);
+  // Sequential code run with known induction variables: an scf.if holding
+  // loops costs its taken branch, not its frequency-weighted average.
+  bool unevenLoop(scf::ForOp loop);
+  int64_t knownCycles(Block &block, Known &known);
+  int64_t knownLoopCycles(scf::ForOp loop, Known &known);
+  std::vector<int64_t> iterationStarts(scf::ForOp loop, Known &known, int64_t t);
   scf::ForOp perfectInner(scf::ForOp loop);
   void pipelineCost(scf::ForOp loop, LoopCost &lc);
   double ifProbability(scf::IfOp op);
@@ -193,6 +199,8 @@ private:
   llvm::DenseMap<Operation *, unsigned> loopIds;
   llvm::DenseMap<Operation *, ResolvedLoop> resolved;
   llvm::DenseMap<Operation *, int64_t> opCycles;     // memo: one execution of a loop / if
+  llvm::DenseMap<Block *, int64_t> straightCycles;   // critical path of a block's straight-line ops
+  llvm::DenseMap<Operation *, bool> uneven;          // memo of unevenLoop
   llvm::DenseMap<Operation *, int64_t> pushOffset;   // pipelined loop -> cycles to its first event
   llvm::DenseSet<Operation *> eventAncestors;        // ops holding a push (or sink store)
   llvm::DenseSet<Operation *> pullAncestors;         // ops holding a pull
