@@ -258,6 +258,12 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
   raise(lc.iiPorts, portWhy);
   raise(lc.iiMemory, memWhy);
   lc.depth = std::max<int64_t>(1, sum->maxArrival);
+  std::optional<int64_t> firstEvent = sum->firstEvent;
+  if (r.unroll > 1 && lc.ii > 1) {
+    SlotTiming timing = slotTiming(loop, lc.ii);
+    lc.depth = std::max<int64_t>(1, timing.depth);
+    firstEvent = timing.firstEvent;
+  }
   int64_t iters = ceilDiv(r.bounds.trip, r.unroll);
   // The last iteration still needs its port accesses' cycles (a fully
   // unrolled loop of 128 pulls on one lane takes 128 cycles, not its depth).
@@ -268,8 +274,47 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
     int64_t units = options.shareAcrossII ? ceilDiv(v.first, lc.ii) : v.first;
     lc.dsp += units * v.second;
   }
-  if (sum->firstEvent)
-    pushOffset[loop] = *sum->firstEvent;
+  if (firstEvent)
+    pushOffset[loop] = *firstEvent;
+}
+
+/// The depth and first push of a pipelined body whose copies start where the
+/// simulator issues them, copy k at floor(k * II / unroll): its pulls then
+/// and everything that depends on its induction variable. Walked with every
+/// copy at 0, a map unrolled 16 at II 16 would seem to push its last result
+/// at the latency of one copy, 15 cycles before its last input arrives.
+SlotTiming ProcessModel::slotTiming(scf::ForOp loop, int64_t ii) {
+  const ResolvedLoop &r = resolved[loop];
+  SlotTiming *timing = nullptr, local;
+  if (cache) {
+    auto [it, inserted] = cache->timings.try_emplace({loop.getOperation(), r.unroll, ii});
+    if (!inserted)
+      return it->second;
+    timing = &it->second;
+  } else {
+    timing = &local;
+  }
+  Walker w(*this, /*skipLoops=*/false);
+  Counters unused;
+  SmallVector<int64_t> argArr(loop.getInitArgs().size(), 0),
+      argCar(loop.getInitArgs().size(), 0);
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (int64_t k = 0; k < r.unroll && !w.exhausted; ++k) {
+    w.loadKeys.clear();
+    w.opaque.clear();
+    w.pullBase = k * ii / r.unroll;
+    w.define(loop.getInductionVar(), w.pullBase, -1);
+    for (auto [j, iterArg] : llvm::enumerate(loop.getRegionIterArgs()))
+      w.define(iterArg, argArr[j], argCar[j]);
+    w.walkBlock(*loop.getBody(), unused);
+    for (auto [j, v] : llvm::enumerate(yield.getOperands())) {
+      argArr[j] = w.arr(v);
+      argCar[j] = w.car(v);
+    }
+  }
+  timing->depth = w.maxArrival;
+  timing->firstEvent = w.firstEvent;
+  return *timing;
 }
 
 int64_t ProcessModel::loopCycles(scf::ForOp loop) {

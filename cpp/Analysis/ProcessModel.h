@@ -123,8 +123,17 @@ struct WalkSummary {
 };
 /// What one process's estimates share whatever the configuration: the walk
 /// of each pipelined body per unroll factor, and how often each scf.if holds.
+/// The timing of one pipelined body whose unrolled copies start
+/// floor(k * II / unroll) cycles apart: its depth and first push.
+struct SlotTiming {
+  int64_t depth = 0;
+  std::optional<int64_t> firstEvent;
+};
+
 struct WalkCache {
   std::map<std::pair<Operation *, int64_t>, WalkSummary> walks;
+  /// By loop, unroll and II.
+  std::map<std::tuple<Operation *, int64_t, int64_t>, SlotTiming> timings;
   llvm::DenseMap<Operation *, double> ifProbability;
   /// Whether a block reaches an event (push or pull mode) for given values of
   /// the induction variables around it: the first/last event searches try
@@ -171,6 +180,7 @@ private:
   std::vector<int64_t> iterationStarts(scf::ForOp loop, Known &known, int64_t t);
   scf::ForOp perfectInner(scf::ForOp loop);
   void pipelineCost(scf::ForOp loop, LoopCost &lc);
+  SlotTiming slotTiming(scf::ForOp loop, int64_t ii);
   double ifProbability(scf::IfOp op);
   double countIfProbability(scf::IfOp op);
   std::optional<double> countJointFraction(ArrayRef<std::pair<Value, bool>> conds);
@@ -233,6 +243,7 @@ public:
   llvm::DenseMap<Value, int64_t> opaque; // unknown index values -> key id
   int64_t maxArrival = 0;
   std::optional<int64_t> firstEvent;     // arrival of the first push / sink store
+  int64_t pullBase = 0;                  // start of the unrolled copy being walked
   int64_t budget = kWalkBudget;
   bool exhausted = false;
 
