@@ -190,6 +190,15 @@ private:
   std::optional<int64_t> findFirst(Block &block, Known &known, int64_t t);
   std::optional<int64_t> findLast(Block &block, Known &known, int64_t t);
   bool reaches(Block &block, Known &known);
+  // What a process pushes after its last pull of one port (the pulls are
+  // `events`): the elements on the output whose holders are `pushes`.
+  bool burstAfterLastPull(Block &block, Known &known, int64_t t,
+                          const llvm::DenseSet<Operation *> &pushes, int64_t &count,
+                          std::optional<int64_t> &first, std::optional<int64_t> slot = {});
+  bool fillBeforeFirstPush(Block &block, Known &known, int64_t t,
+                           const llvm::DenseSet<Operation *> &pushes, int64_t &count, int64_t &last,
+                           std::optional<int64_t> slot = {});
+  int64_t portElements(BlockArgument port);
   bool searchReaches(Block &block, Known &known);
   std::optional<int64_t> searchIters(scf::ForOp loop, Known &known, int64_t lo, int64_t hi, bool backwards,
                                      llvm::function_ref<bool(int64_t)> test);
