@@ -361,9 +361,11 @@ int64_t ProcessModel::loopCycles(scf::ForOp loop) {
         lc.opCounts[kind] = v.first;
       }
       iter = std::max<int64_t>(1, w.maxArrival);
+      lc.ownCycles = iter;
     } else {
       // One state to enter/leave the body's loops, copies run one after another.
       iter = r.unroll * seqBlock(*loop.getBody()) + 1;
+      lc.ownCycles = r.unroll * straightCycles.lookup(loop.getBody()) + 1;
     }
     lc.iterCycles = iter;
     lc.cycles = iters * iter;

@@ -101,6 +101,10 @@ struct LoopCost {
   bool insidePipeline = false;  // fully unrolled by an enclosing pipeline
   int64_t cycles = 0;           // of one execution of the whole loop
   int64_t iterCycles = 0;       // of one iteration (sequential loops)
+  /// Sequential loops: the cycles of one iteration (group of unrolled
+  /// copies) outside the loops in its body: all of it for a body without
+  /// loops, else its straight-line code and the state entering them.
+  int64_t ownCycles = 0;
   /// A sequential loop whose body is only a pipelined loop (or another such
   /// loop) is flattened with it by Vitis: one pipeline of `flatIters`
   /// iterations at the inner II. 0 when not flattened.
