@@ -203,8 +203,12 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
   SmallVector<int64_t> &argCar = sum->carried;
   lc.iiRequested = r.ii;
   lc.iiRecurrence = 0;
-  for (int64_t cr : argCar)
-    lc.iiRecurrence = std::max(lc.iiRecurrence, cr);
+  // A pipeline of one iteration (a loop unrolled by its trip count) carries
+  // nothing from one iteration to the next: no recurrence bounds its II, so
+  // none spreads its operations over shared units either.
+  if (ceilDiv(r.bounds.trip, r.unroll) > 1)
+    for (int64_t cr : argCar)
+      lc.iiRecurrence = std::max(lc.iiRecurrence, cr);
   lc.iiPorts = 0;
   std::string portWhy;
   for (auto [arg, n] : c.ports) {
@@ -246,6 +250,18 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
       memWhy = "memory " + buf.name;
     }
   }
+  // Reads at addresses the data computes (a lookup table) are spread by no
+  // partitioning: a bank may get all of them, whatever the factor. They
+  // need a port each.
+  for (auto &[bi, n] : c.dataAddressed) {
+    Buffer &buf = buffers[bi];
+    int64_t words = ceilDiv(buf.elements, buf.irBanks);
+    int64_t ii = words <= 1 ? 0 : ceilDiv(n, options.target->memPorts);
+    if (ii > lc.iiMemory) {
+      lc.iiMemory = ii;
+      memWhy = "memory " + buf.name + " (data addresses)";
+    }
+  }
   lc.ii = lc.iiRequested;
   lc.iiLimiter = "request";
   auto raise = [&](int64_t v, const std::string &why) {
@@ -265,9 +281,10 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
     firstEvent = timing.firstEvent;
   }
   int64_t iters = ceilDiv(r.bounds.trip, r.unroll);
-  // The last iteration still needs its port accesses' cycles (a fully
-  // unrolled loop of 128 pulls on one lane takes 128 cycles, not its depth).
-  lc.cycles = iters > 0 ? (iters - 1) * lc.ii + std::max(lc.depth, lc.iiPorts) : 0;
+  // The last iteration still needs its port and memory accesses' cycles (a
+  // fully unrolled loop of 128 pulls on one lane takes 128 cycles, not its
+  // depth; so do 256 reads of a dual-port table).
+  lc.cycles = iters > 0 ? (iters - 1) * lc.ii + std::max({lc.depth, lc.iiPorts, lc.iiMemory}) : 0;
   lc.dsp = 0;
   for (auto &[kind, v] : c.ops) {
     lc.opCounts[kind] = v.first;
@@ -344,7 +361,8 @@ int64_t ProcessModel::loopCycles(scf::ForOp loop) {
     lc.ii = in.ii;
     lc.depth = in.depth;
     lc.iterCycles = innerIters * in.ii;
-    lc.cycles = lc.flatIters > 0 ? (lc.flatIters - 1) * in.ii + std::max(in.depth, in.iiPorts) : 0;
+    lc.cycles =
+        lc.flatIters > 0 ? (lc.flatIters - 1) * in.ii + std::max({in.depth, in.iiPorts, in.iiMemory}) : 0;
   } else {
     int64_t iters = ceilDiv(r.bounds.trip, r.unroll);
     int64_t iter;

@@ -70,6 +70,7 @@ struct Counters {
   std::map<std::string, std::pair<int64_t, int64_t>> ops; // kind -> (count, dsp per op)
   std::map<unsigned, int64_t> ports;                      // argument -> accesses
   std::map<unsigned, std::vector<int64_t>> banks;         // buffer -> accesses per bank
+  std::map<unsigned, int64_t> dataAddressed;              // buffer -> accesses at data addresses
 
   void addMax(const Counters &a, const Counters &b) {
     std::set<std::string> kinds;
@@ -107,6 +108,16 @@ struct Counters {
       dst.resize(std::max(dst.size(), n), 0);
       for (size_t i = 0; i < n; ++i)
         dst[i] += std::max(x && i < x->size() ? (*x)[i] : 0, y && i < y->size() ? (*y)[i] : 0);
+    }
+    std::set<unsigned> addressed;
+    for (auto &[k, v] : a.dataAddressed)
+      addressed.insert(k);
+    for (auto &[k, v] : b.dataAddressed)
+      addressed.insert(k);
+    for (unsigned k : addressed) {
+      int64_t x = a.dataAddressed.count(k) ? a.dataAddressed.at(k) : 0;
+      int64_t y = b.dataAddressed.count(k) ? b.dataAddressed.at(k) : 0;
+      dataAddressed[k] += std::max(x, y);
     }
   }
 };
@@ -253,6 +264,15 @@ public:
   int64_t maxArrival = 0;
   std::optional<int64_t> firstEvent;     // arrival of the first push / sink store
   int64_t pullBase = 0;                  // start of the unrolled copy being walked
+  /// An unrolled accumulation timed as a tree (walkFor): the latest arrival
+  /// of its terms, how many there are, and the latency of one tree level.
+  struct Chain {
+    int64_t latestTerm = 0, terms = 0, level = 0;
+  };
+  /// scf.for results that are such trees: an enclosing loop accumulating
+  /// through them extends the same tree (a reduction over input channels
+  /// and kernel rows and columns is one sum, balanced as a whole).
+  llvm::DenseMap<Value, Chain> chains;
   int64_t budget = kWalkBudget;
   bool exhausted = false;
 

@@ -103,6 +103,35 @@ void Walker::walkBlock(Block &block, Counters &c) {
   }
 }
 
+/// The term `loop` adds to its accumulator `k` through an associative,
+/// exact operation (`acc = acc op term`), if that is what it yields.
+static Value accumulatedTerm(scf::ForOp loop, unsigned k) {
+  Value acc = loop.getRegionIterArgs()[k];
+  Operation *def = loop.getBody()->getTerminator()->getOperand(k).getDefiningOp();
+  if (!def || def->getNumOperands() != 2 ||
+      !isa<arith::AddIOp, arith::OrIOp, arith::AndIOp, arith::XOrIOp, arith::MaxSIOp,
+           arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp, arith::MaximumFOp, arith::MinimumFOp>(def))
+    return {};
+  if (def->getOperand(0) == acc)
+    return def->getOperand(1);
+  if (def->getOperand(1) == acc)
+    return def->getOperand(0);
+  return {};
+}
+
+/// Whether `loop`'s accumulator `k` is such an accumulation, directly or
+/// through a nested loop that continues it (starts from it, yields into it).
+static bool accumulates(scf::ForOp loop, unsigned k) {
+  if (accumulatedTerm(loop, k))
+    return true;
+  Value v = loop.getBody()->getTerminator()->getOperand(k);
+  auto inner = v.getDefiningOp<scf::ForOp>();
+  if (!inner)
+    return false;
+  unsigned j = cast<OpResult>(v).getResultNumber();
+  return inner.getInitArgs()[j] == loop.getRegionIterArgs()[k] && accumulates(inner, j);
+}
+
 void Walker::walkFor(scf::ForOp loop, Counters &c) {
   Bounds b = loopBounds(loop);
   SmallVector<int64_t> argArr, argCar;
@@ -113,22 +142,35 @@ void Walker::walkFor(scf::ForOp loop, Counters &c) {
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   // An unrolled accumulation through an associative, exact operation (integer
   // add, min/max, bit logic) is rebalanced into a tree by HLS: n terms cost
-  // ceil(log2(n + 1)) levels after the last term arrives, not n.
+  // ceil(log2(n + 1)) levels after the last term arrives, not n. The terms
+  // may come through a nested loop's accumulation started from this one's.
   SmallVector<Value> other(yield.getNumOperands());
+  SmallVector<bool> nested(yield.getNumOperands(), false);
   for (auto [k, v] : llvm::enumerate(yield.getOperands())) {
-    Operation *def = v.getDefiningOp();
-    if (!def || def->getNumOperands() != 2 ||
-        !isa<arith::AddIOp, arith::OrIOp, arith::AndIOp, arith::XOrIOp, arith::MaxSIOp,
-             arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp, arith::MaximumFOp,
-             arith::MinimumFOp>(def))
-      continue;
-    Value acc = loop.getRegionIterArgs()[k];
-    if (def->getOperand(0) == acc)
-      other[k] = def->getOperand(1);
-    else if (def->getOperand(1) == acc)
-      other[k] = def->getOperand(0);
+    if (v.getDefiningOp<scf::ForOp>())
+      nested[k] = accumulates(loop, k);
+    else
+      other[k] = accumulatedTerm(loop, k);
   }
-  SmallVector<int64_t> latest(argArr.begin(), argArr.end());
+  SmallVector<int64_t> start(argArr.begin(), argArr.end());
+  // An accumulation that continues the enclosing loop's (it starts from that
+  // loop's partial sum and is what that loop yields) is a part of the
+  // enclosing tree: timed from its own terms only, the enclosing loop adds
+  // the levels of the whole.
+  if (auto parent = dyn_cast<scf::ForOp>(loop->getParentOp())) {
+    auto parentYield = cast<scf::YieldOp>(parent.getBody()->getTerminator());
+    for (auto [k, init] : llvm::enumerate(loop.getInitArgs())) {
+      if (!other[k] && !nested[k])
+        continue;
+      auto partial = llvm::find(parent.getRegionIterArgs(), init);
+      if (partial == parent.getRegionIterArgs().end())
+        continue;
+      if (parentYield.getOperand(partial - parent.getRegionIterArgs().begin()) == loop.getResult(k))
+        start[k] = argArr[k] = 0;
+    }
+  }
+  SmallVector<Chain> chain(yield.getNumOperands());
+  SmallVector<bool> balanced(yield.getNumOperands(), false);
   for (int64_t i = 0; i < b.trip && !exhausted; ++i) {
     if (b.constant)
       known[loop.getInductionVar()] = b.lb + i * b.step;
@@ -138,13 +180,28 @@ void Walker::walkFor(scf::ForOp loop, Counters &c) {
     for (auto [k, v] : llvm::enumerate(yield.getOperands())) {
       argArr[k] = arr(v);
       argCar[k] = car(v);
+      Chain &ch = chain[k];
       if (other[k]) {
-        latest[k] = std::max(latest[k], arr(other[k]));
-        int64_t level = arr(v) - std::max(arr(loop.getRegionIterArgs()[k]), arr(other[k]));
-        argArr[k] = std::min(argArr[k], latest[k] + level * llvm::Log2_64_Ceil(i + 2));
+        ch.latestTerm = std::max(ch.latestTerm, arr(other[k]));
+        ch.terms += 1;
+        ch.level = arr(v) - std::max(arr(loop.getRegionIterArgs()[k]), arr(other[k]));
+      } else if (auto it = nested[k] ? chains.find(v) : chains.end(); it != chains.end()) {
+        ch.latestTerm = std::max(ch.latestTerm, it->second.latestTerm);
+        ch.terms += it->second.terms;
+        ch.level = std::max(ch.level, it->second.level);
+      } else {
+        continue;
       }
+      balanced[k] = true;
+      int64_t tree = std::max(start[k], ch.latestTerm) + ch.level * int64_t(llvm::Log2_64_Ceil(ch.terms + 1));
+      // A nested accumulation's own arrival leaves out this loop's partial
+      // sum: the tree is the whole sum's time.
+      argArr[k] = other[k] ? std::min(argArr[k], tree) : tree;
     }
   }
+  for (auto [k, r] : llvm::enumerate(loop.getResults()))
+    if (balanced[k])
+      chains[r] = chain[k];
   known.erase(loop.getInductionVar());
   for (auto [k, r] : llvm::enumerate(loop.getResults()))
     define(r, argArr[k], argCar[k]);
@@ -182,6 +239,21 @@ void Walker::walkIf(scf::IfOp op, Counters &c) {
     int64_t cr = std::max(k < t.size() ? t[k].second : -1, k < e.size() ? e[k].second : -1);
     define(r, a, cr);
   }
+}
+
+/// Whether an address is computed from data (a pulled or loaded value, a
+/// value carried by a loop) rather than from loop indices and constants.
+static bool dataAddress(Value v, int depth = 0) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    return !loop || arg != loop.getInductionVar();
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 32)
+    return false;
+  if (isa<dfg::PullOp, memref::LoadOp>(def))
+    return true;
+  return llvm::any_of(def->getOperands(), [&](Value o) { return dataAddress(o, depth + 1); });
 }
 
 void Walker::access(Operation *op, Value memref, ValueRange indices, bool isLoad, Counters &c) {
@@ -229,6 +301,12 @@ void Walker::access(Operation *op, Value memref, ValueRange indices, bool isLoad
       return;
   } else {
     maxArrival = std::max(maxArrival, std::max(idxAt, arr(op->getOperand(0))) + 1);
+  }
+  // An address the data computes (a lookup table) may fall in any bank of a
+  // partitioning: counted apart, against the ports alone.
+  if (llvm::any_of(indices, [](Value v) { return dataAddress(v); })) {
+    c.dataAddressed[bi] += 1;
+    return;
   }
   // Banks reached: a known index in a partitioned dim picks one, an unknown
   // one reaches all of that dim (a multiplexer over the banks).

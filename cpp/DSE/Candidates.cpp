@@ -7,8 +7,10 @@
 #include "ming/Directives/Directives.h"
 #include "ming/Support/CrashReport.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
@@ -63,10 +65,14 @@ std::vector<Point> enumerateConfigurations(Estimator &estimator, const ProcessCo
                                            const ProcessCost &ref, unsigned limit) {
   dfg::ProcessOp process = estimator.getProcess();
   // The outermost pipelined loops and their unroll choices.
+  // A loop whose unroll `base` already sets keeps it.
   SmallVector<std::pair<unsigned, SmallVector<int64_t>>> choices;
-  for (const LoopCost &lc : ref.loops)
-    if (lc.pipelined && !lc.insidePipeline)
+  for (const LoopCost &lc : ref.loops) {
+    auto preset = base.loops.find(lc.id);
+    if (lc.pipelined && !lc.insidePipeline &&
+        (preset == base.loops.end() || !preset->second.unroll))
       choices.push_back({lc.id, divisors(std::max<int64_t>(1, lc.trip), kMaxUnroll)});
+  }
   std::vector<Point> all;
   unsigned evaluated = 1;
   std::vector<size_t> pick(choices.size(), 0);
@@ -121,6 +127,37 @@ std::vector<Point> enumerateConfigurations(Estimator &estimator, const ProcessCo
       break;
   }
   return all;
+}
+
+/// Whether `loop`'s body multiplies: the compute of a layer, where a
+/// pipeline moved inward pays for the loops it leaves behind.
+bool multiplies(scf::ForOp loop) {
+  return loop.getBody()
+      ->walk([](Operation *op) {
+        return isa<arith::MulIOp, arith::MulFOp>(op) ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// The loops left beside a pipeline moved from `outer` down to `inner`: those
+/// nested in `outer` whose nearest enclosing loop is `outer` or lies on the
+/// way down to `inner`, other than that way itself (a sliding window's
+/// line-buffer shift beside its output-channel loop).
+SmallVector<scf::ForOp> loopsBeside(scf::ForOp outer, scf::ForOp inner) {
+  llvm::SmallPtrSet<Operation *, 8> way;
+  for (Operation *op = inner.getOperation(); op && op != outer.getOperation(); op = op->getParentOp())
+    if (isa<scf::ForOp>(op))
+      way.insert(op);
+  way.insert(outer);
+  SmallVector<scf::ForOp> beside;
+  outer.getBody()->walk([&](scf::ForOp loop) {
+    if (way.count(loop))
+      return;
+    auto parent = loop->getParentOfType<scf::ForOp>();
+    if (parent && way.count(parent) && parent != inner)
+      beside.push_back(loop);
+  });
+  return beside;
 }
 
 /// Ports whose lanes the DSE keeps: pulled or pushed with an explicit lane
@@ -224,6 +261,29 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
       at.ii = 1;
       at.unroll = 1;
       all.push_back({cfg, estimator.estimate(cfg)});
+      // The same move with the loops beside it pipelined too, each fully
+      // unrolled when short: a strided window then shifts its line buffer in
+      // a cycle or two per pixel and spends its MACs only on the pixels that
+      // produce an output, where the pixel loop's one pipeline runs every
+      // pixel at the compute's II. The moved pipeline's unroll and the lanes
+      // are enumerated as for the IR's pipelines.
+      if (!multiplies(inner))
+        return;
+      SmallVector<scf::ForOp> beside = loopsBeside(outer, inner);
+      if (beside.empty())
+        return;
+      ProcessConfig split = cfg;
+      split.loops[idOf.lookup(inner)].unroll.reset();
+      for (scf::ForOp loop : beside) {
+        LoopChoice &c = split.loops[idOf.lookup(loop)];
+        int64_t trip = ref.loops[idOf.lookup(loop)].trip;
+        c.pipeline = true;
+        c.ii = 1;
+        c.unroll = trip > 0 && trip <= kMaxLanes ? trip : 1;
+      }
+      std::vector<Point> more =
+          enumerateConfigurations(estimator, split, estimator.estimate(split), options.candidateLimit / 4);
+      all.insert(all.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
     });
   }
   // The directives of the IR as they are (a design that worked before).

@@ -380,17 +380,300 @@ func.func @relu_same_scale(%x: tensor<4xf32>) -> tensor<4xi8> {
 
 // -----
 
-// Unsupported: an exp between dequantize and quantize keeps the float path
-// with a warning (an error with strict=1).
+// Sigmoid as IREE imports it (negf, exp, addf 1, divf) between a dequantize
+// (scale 1/16) and a quantize (scale 1/256, zero point -128): a table of
+// Q(sigmoid(q / 16)) for the 256 values q of the input, read at q + 128. In
+// hexadecimal, q = -128 -> -128 (80), q = -1 -> -4 (FC), q = 0 -> 0 (00),
+// q = 1 -> 4 (04), q = 127 -> 127 (7F): sigmoid(7.94) = 0.99964 rounds to
+// 256 steps, clamped.
+// CHECK-LABEL: func.func @sigmoid
+// CHECK: %[[XQ:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4xi8>)
+// CHECK: math.roundeven
+// CHECK: %[[T:.*]] = arith.constant dense<"0x{{80([0-9A-F]{2}){126}FC0004([0-9A-F]{2}){125}7F}}"> : tensor<256xi8>
+// CHECK: linalg.generic {{.*}} ins(%[[XQ]] : tensor<4xi8>) outs(%{{.*}} : tensor<4xi8>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: i8, %{{.*}}: i8):
+// CHECK-NEXT:   %[[I:.*]] = arith.index_cast %[[IN]] : i8 to index
+// CHECK-NEXT:   %[[C128:.*]] = arith.constant 128 : index
+// CHECK-NEXT:   %[[J:.*]] = arith.addi %[[I]], %[[C128]] : index
+// CHECK-NEXT:   %[[V:.*]] = tensor.extract %[[T]][%[[J]]] : tensor<256xi8>
+// CHECK-NEXT:   linalg.yield %[[V]] : i8
+// CHECK-NOT: {{arith\.[a-z]+f |math\.|sitofp|fptosi}}
+// CHECK: return
+#v = affine_map<(d0) -> (d0)>
+func.func @sigmoid(%x: tensor<4xf32>) -> tensor<4xi8> {
+  %s = arith.constant 0.0625 : f32
+  %one = arith.constant 1.0 : f32
+  %s_out = arith.constant 0.00390625 : f32
+  %zp_out = arith.constant -128.0 : f32
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %e8 = tensor.empty() : tensor<4xi8>
+  %ef = tensor.empty() : tensor<4xf32>
+  %xq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  %xd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xq : tensor<4xi8>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %s : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  %sig = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xd : tensor<4xf32>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.negf %in : f32
+    %1 = math.exp %0 : f32
+    %2 = arith.addf %1, %one : f32
+    %3 = arith.divf %one, %2 : f32
+    linalg.yield %3 : f32
+  } -> tensor<4xf32>
+  %yq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%sig : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s_out : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zp_out : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  return %yq : tensor<4xi8>
+}
+
+// -----
+
+// HardSwish as IREE imports it: five generics, x + 3, a ReLU, a min with a
+// rank-0 constant operand, / 6, and the product with x itself; one tensor
+// (zero point 10, scale 0.05) feeds them all, so it is one function of 256
+// values: q = -128 -> -50 (CE, hardswish(-6.9) = 0 is the zero point),
+// q = 0 -> -58 (C6, hardswish(-0.5) = -0.208), q = 10 -> -50 (CE), q = 11 ->
+// -49 (CF), q = 127 -> 127 (7F, 5.85 is beyond the range of scale 0.025).
+// CHECK-LABEL: func.func @hardswish
+// CHECK: %[[T:.*]] = arith.constant dense<"0x{{CE([0-9A-F]{2}){127}C6([0-9A-F]{2}){9}CECF([0-9A-F]{2}){115}7F}}"> : tensor<256xi8>
+// CHECK: tensor.extract %[[T]]
+// CHECK-NOT: {{arith\.[a-z]+f |math\.|sitofp|fptosi}}
+// CHECK: return
+#v = affine_map<(d0) -> (d0)>
+#scalar = affine_map<(d0) -> ()>
+func.func @hardswish(%x: tensor<4xf32>) -> tensor<4xi8> {
+  %s = arith.constant 0.05 : f32
+  %zp = arith.constant 10.0 : f32
+  %zp_i = arith.constant 10 : i32
+  %three = arith.constant 3.0 : f32
+  %six = arith.constant 6.0 : f32
+  %six_t = arith.constant dense<6.0> : tensor<f32>
+  %s_out = arith.constant 0.025 : f32
+  %zp_out = arith.constant -50.0 : f32
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %e8 = tensor.empty() : tensor<4xi8>
+  %ef = tensor.empty() : tensor<4xf32>
+  %xq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zp : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  %xd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xq : tensor<4xi8>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.extsi %in : i8 to i32
+    %1 = arith.subi %0, %zp_i : i32
+    %2 = arith.sitofp %1 : i32 to f32
+    %3 = arith.mulf %2, %s : f32
+    linalg.yield %3 : f32
+  } -> tensor<4xf32>
+  %a = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xd : tensor<4xf32>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %three : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.cmpf ugt, %in, %zero : f32
+    %1 = arith.select %0, %in, %zero : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  %m = linalg.generic {indexing_maps = [#v, #scalar, #v], iterator_types = ["parallel"]} ins(%r, %six_t : tensor<4xf32>, tensor<f32>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: f32, %k: f32, %out: f32):
+    %0 = arith.cmpf olt, %in, %k : f32
+    %1 = arith.select %0, %in, %k : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  %dv = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%m : tensor<4xf32>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.divf %in, %six : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  %hs = linalg.generic {indexing_maps = [#v, #v, #v], iterator_types = ["parallel"]} ins(%dv, %xd : tensor<4xf32>, tensor<4xf32>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: f32, %in2: f32, %out: f32):
+    %0 = arith.mulf %in, %in2 : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  %yq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%hs : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s_out : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zp_out : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  return %yq : tensor<4xi8>
+}
+
+// -----
+
+// Tanh, then a clip at 0.5 (as tf2onnx writes a fused activation): the clip
+// is part of the function, so the table is exact: scale 0.02 in, 0.01 out,
+// q = -128 -> -99 (9D, tanh(-2.56) = -0.988), q = -1 -> -2 (FE), q = 0 -> 0,
+// q = 1 -> 2 (02), q = 127 -> 50 (32, the clip).
+// CHECK-LABEL: func.func @tanh_clip
+// CHECK: %[[T:.*]] = arith.constant dense<"0x{{9D([0-9A-F]{2}){126}FE0002([0-9A-F]{2}){125}32}}"> : tensor<256xi8>
+// CHECK: tensor.extract %[[T]]
+// CHECK-NOT: {{arith\.[a-z]+f |math\.|sitofp|fptosi}}
+// CHECK: return
+#v = affine_map<(d0) -> (d0)>
+func.func @tanh_clip(%x: tensor<4xf32>) -> tensor<4xi8> {
+  %s = arith.constant 0.02 : f32
+  %half = arith.constant 0.5 : f32
+  %s_out = arith.constant 0.01 : f32
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %e8 = tensor.empty() : tensor<4xi8>
+  %ef = tensor.empty() : tensor<4xf32>
+  %xq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  %xd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xq : tensor<4xi8>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %s : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  %th = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xd : tensor<4xf32>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.tanh %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  %clip = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%th : tensor<4xf32>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.minimumf %in, %half : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  %yq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%clip : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s_out : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  return %yq : tensor<4xi8>
+}
+
+// -----
+
+// A mask computed by a generic of its own (i1, as IREE writes Softplus's
+// threshold) and a select by it: integers between the floats are part of the
+// function. f(x) = x > 0 ? x : x / 4, scale 1/8 in, 1/16 out: q = -128 -> -64
+// (C0), q = -1 -> 0 (-1/32 is half a step: to even), q = 0 -> 0, q = 1 -> 2,
+// q = 127 -> 127 (7F, clamped).
+// CHECK-LABEL: func.func @select_by_mask
+// CHECK: %[[T:.*]] = arith.constant dense<"0x{{C0([0-9A-F]{2}){126}000002([0-9A-F]{2}){125}7F}}"> : tensor<256xi8>
+// CHECK: tensor.extract %[[T]]
+// CHECK-NOT: {{arith\.[a-z]+f |math\.|sitofp|fptosi}}
+// CHECK: return
+#v = affine_map<(d0) -> (d0)>
+func.func @select_by_mask(%x: tensor<4xf32>) -> tensor<4xi8> {
+  %s = arith.constant 0.125 : f32
+  %quarter = arith.constant 0.25 : f32
+  %s_out = arith.constant 0.0625 : f32
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %e8 = tensor.empty() : tensor<4xi8>
+  %ef = tensor.empty() : tensor<4xf32>
+  %e1 = tensor.empty() : tensor<4xi1>
+  %xq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  %xd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xq : tensor<4xi8>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %s : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  %mask = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xd : tensor<4xf32>) outs(%e1 : tensor<4xi1>) {
+  ^bb0(%in: f32, %out: i1):
+    %0 = arith.cmpf ogt, %in, %zero : f32
+    linalg.yield %0 : i1
+  } -> tensor<4xi1>
+  %small = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xd : tensor<4xf32>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %quarter : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  %sel = linalg.generic {indexing_maps = [#v, #v, #v, #v], iterator_types = ["parallel"]} ins(%mask, %xd, %small : tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%m: i1, %a: f32, %b: f32, %out: f32):
+    %0 = arith.select %m, %a, %b : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  %yq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%sel : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s_out : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  return %yq : tensor<4xi8>
+}
+
+// -----
+
+// Unsupported: an op the table's compile-time evaluator does not know
+// (math.sin) keeps the float path with a warning (an error with strict=1).
 // CHECK-LABEL: func.func @unsupported
-// CHECK: math.exp
-// STRICT: error: quantize kept in float: cannot rewrite its input on integers (float arithmetic this pass does not know)
+// CHECK: math.sin
+// STRICT: error: quantize kept in float: cannot rewrite its input on integers (an elementwise function with 'math.sin', which the table's compile-time evaluator does not know)
 #v = affine_map<(d0) -> (d0)>
 func.func @unsupported(%x: tensor<4xf32>) -> tensor<4xi8> {
   %s = arith.constant 0.5 : f32
-  %zero = arith.constant 0.0 : f32
   %lo = arith.constant -128.0 : f32
   %hi = arith.constant 127.0 : f32
+  %zero = arith.constant 0.0 : f32
   %e8 = tensor.empty() : tensor<4xi8>
   %ef = tensor.empty() : tensor<4xf32>
   %xq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
@@ -411,11 +694,61 @@ func.func @unsupported(%x: tensor<4xf32>) -> tensor<4xi8> {
   } -> tensor<4xf32>
   %ex = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xd : tensor<4xf32>) outs(%ef : tensor<4xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %0 = math.exp %in : f32
+    %0 = math.sin %in : f32
     linalg.yield %0 : f32
   } -> tensor<4xf32>
-  // expected-warning @+1 {{quantize kept in float: cannot rewrite its input on integers (float arithmetic this pass does not know)}}
+  // expected-warning @+1 {{quantize kept in float: cannot rewrite its input on integers (an elementwise function with 'math.sin', which the table's compile-time evaluator does not know)}}
   %yq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%ex : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  return %yq : tensor<4xi8>
+}
+
+// -----
+
+// A function without a value at some input: log of a negative number is NaN,
+// which no quantize maps to an integer. The float path stays, with a warning
+// naming the first such input.
+// CHECK-LABEL: func.func @not_a_number
+// CHECK: math.log
+#v = affine_map<(d0) -> (d0)>
+func.func @not_a_number(%x: tensor<4xf32>) -> tensor<4xi8> {
+  %s = arith.constant 0.5 : f32
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %e8 = tensor.empty() : tensor<4xi8>
+  %ef = tensor.empty() : tensor<4xf32>
+  %xq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  %xd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xq : tensor<4xi8>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %s : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  %lg = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xd : tensor<4xf32>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.log %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  // expected-warning @+1 {{quantize kept in float: cannot rewrite its input on integers (an elementwise function that is not a number at the quantised input -128)}}
+  %yq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%lg : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
   ^bb0(%in: f32, %out: i8):
     %0 = arith.divf %in, %s : f32
     %1 = math.roundeven %0 : f32
@@ -460,4 +793,55 @@ func.func @unsigned(%x: tensor<4xf32>) -> tensor<4xi8> {
     linalg.yield %5 : i8
   } -> tensor<4xi8>
   return %xq : tensor<4xi8>
+}
+
+// -----
+
+// An int8 model input whose scale is 1 (MLPerf Tiny ResNet-8: scale 1, zero
+// point -128): its dequantize has no multiplication, only (x - zp) as float.
+// It is a dequantize all the same, and the Gemm reading it becomes integer.
+// CHECK-LABEL: func.func @input_scale_one
+// CHECK-NOT: arith.sitofp
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3xi8>, tensor<3x2xi8>) outs(%{{.*}} : tensor<1x2xi32>)
+// CHECK-NOT: arith.mulf
+// CHECK: return %{{.*}} : tensor<1x2xi8>
+#m2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @input_scale_one(%x: tensor<1x3xi8>) -> tensor<1x2xi8> {
+  %zp_in = arith.constant -128 : i64
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %s_w = arith.constant 0.5 : f32
+  %s_out = arith.constant 4.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[1, 2], [3, -4], [5, 6]]> : tensor<3x2xi8>
+  %ef = tensor.empty() : tensor<1x3xf32>
+  %xd = linalg.generic {indexing_maps = [#m2, #m2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<1x3xi8>) outs(%ef : tensor<1x3xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.extsi %in : i8 to i64
+    %1 = arith.subi %0, %zp_in : i64
+    %2 = arith.sitofp %1 : i64 to f32
+    linalg.yield %2 : f32
+  } -> tensor<1x3xf32>
+  %ew = tensor.empty() : tensor<3x2xf32>
+  %wd = linalg.generic {indexing_maps = [#m2, #m2], iterator_types = ["parallel", "parallel"]} ins(%w : tensor<3x2xi8>) outs(%ew : tensor<3x2xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %s_w : f32
+    linalg.yield %1 : f32
+  } -> tensor<3x2xf32>
+  %e2 = tensor.empty() : tensor<1x2xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %mm = linalg.matmul ins(%xd, %wd : tensor<1x3xf32>, tensor<3x2xf32>) outs(%fill : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %e28 = tensor.empty() : tensor<1x2xi8>
+  %yq = linalg.generic {indexing_maps = [#m2, #m2], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<1x2xf32>) outs(%e28 : tensor<1x2xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s_out : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<1x2xi8>
+  return %yq : tensor<1x2xi8>
 }

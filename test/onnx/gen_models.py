@@ -18,6 +18,8 @@ same name always gives the same bytes. f32 models (float data and weights):
   lenet            conv 1->6 5x5, ReLU, MaxPool, conv 6->16 5x5, ReLU, MaxPool,
                    Flatten, Gemm 256->120, ReLU, Gemm 120->84, ReLU, Gemm 84->10, 28x28
   clip_relu6       conv 3->8 3x3 pad 1, Clip(0, 6), 16x16
+  conv_sigmoid     conv 3->8 3x3 pad 1, Sigmoid, 16x16
+  conv_hardswish   conv 3->8 3x3 pad 1, x2, HardSwish, conv 8->4 1x1, 16x16
   big_gemm         Gemm 256->1024 (1 MB of f32 weights) on X[4x256], for the weights file
   avgpool_dil_ceil AveragePool 2x2, dilations 2, ceil_mode 1, 4x4 (opset 19)
   avgpool_dil      AveragePool 3x3, dilations 2, 2 channels, 8x8 (opset 19)
@@ -34,6 +36,11 @@ the fake-quant float arithmetic between into integer hardware
   conv_relu_qdq, conv_relu_qdq_pc, cascade_conv_qdq, residual_block_qdq,
   lenet_qdq_pc, depthwise_sep_qdq_pc, strided_pool_qdq, avgpool_qdq,
   clip_relu6_qdq
+
+With their elementwise activations quantised as well (per-channel weights;
+Tanh, HardSwish, HardSigmoid and Elu added to onnxruntime's defaults), each
+activation a lookup table in ming: conv_sigmoid_qdq, conv_hardswish_qdq,
+activations_qdq.
 
 QCDQ models (Brevitas's export form): `_qcdq`, the per-channel QDQ model with
 float weights quantised in the graph and a Clip on the integers after every
@@ -272,6 +279,22 @@ def activations():
     return b.model([("x", [1, 3, 10, 10])], y, [1, 4, 10, 10])
 
 
+def conv_sigmoid():
+    b = Builder("conv_sigmoid", 41)
+    y = b.node("Sigmoid", [b.conv("x", 3, 8, 3)])
+    return b.model([("x", [1, 3, 16, 16])], y, [1, 8, 16, 16])
+
+
+def conv_hardswish():
+    """HardSwish between two convolutions (MobileNetV3's block), x2 so that
+    both of its bends are reached."""
+    b = Builder("conv_hardswish", 42)
+    y = b.node("Mul", [b.conv("x", 3, 8, 3), b.const(2.0)])
+    y = b.node("HardSwish", [y])
+    y = b.conv(y, 8, 4, 1, pad=0)
+    return b.model([("x", [1, 3, 16, 16])], y, [1, 4, 16, 16])
+
+
 def more_ops():
     """PRelu (per-channel slope), Selu, SiLU (x * Sigmoid(x)), Sub and Div with
     broadcast constants, GlobalAveragePool, LogSoftmax."""
@@ -492,7 +515,8 @@ def pad_wrap_edge():
 
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
                                   depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm,
-                                  classifier_opset11, conv1d_net, activations, more_ops,
+                                  classifier_opset11, conv1d_net, activations, conv_sigmoid,
+                                  conv_hardswish, more_ops,
                                   avgpool_dil_ceil, avgpool_dil, pool_ceil_pads, fire, shuffle,
                                   slices, upsample, upsample_linear, pool_ceil_drop,
                                   pad_crop_conv, pad_edge, pad_plain, avgpool_ceil_overhang,
@@ -500,12 +524,15 @@ MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linea
                                   conv_same_stride, conv_same_depthwise, pad_wrap_edge)}
 
 
-def quantized(stem, per_channel):
-    """The f32 model `stem` quantised to int8 QDQ by onnxruntime."""
+def quantized(stem, per_channel, activations=()):
+    """The f32 model `stem` quantised to int8 QDQ by onnxruntime; `activations`
+    are quantised too beyond its defaults (which leave Tanh, HardSwish, Elu
+    and HardSigmoid in float)."""
     import logging
     import tempfile
     from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
                                           quantize_static)
+    from onnxruntime.quantization.registry import QDQRegistry, QLinearOpsRegistry
 
     class Inputs(CalibrationDataReader):
         def __init__(self, model):
@@ -527,9 +554,10 @@ def quantized(stem, per_channel):
     with tempfile.TemporaryDirectory() as tmp:
         src, dst = os.path.join(tmp, "f32.onnx"), os.path.join(tmp, "qdq.onnx")
         onnx.save(model, src)
+        ops = sorted(set(QDQRegistry) | set(QLinearOpsRegistry) | set(activations)) if activations else None
         quantize_static(src, dst, Inputs(model), quant_format=QuantFormat.QDQ,
                         activation_type=QuantType.QInt8, weight_type=QuantType.QInt8,
-                        per_channel=per_channel)
+                        per_channel=per_channel, op_types_to_quantize=ops)
         m = onnx.load(dst)
     m.graph.name = f"{stem}_qdq"
     m.producer_name = "ming test/onnx/gen_models.py (onnxruntime quantize_static)"
@@ -592,6 +620,11 @@ def qcdq(stem):
 
 for _stem in ("conv_relu", "lenet"):
     MODELS[f"{_stem}_qcdq"] = (lambda s=_stem: qcdq(s))
+
+# Elementwise activations quantised too: each becomes a lookup table.
+for _stem, _acts in (("conv_sigmoid", ()), ("conv_hardswish", ("HardSwish",)),
+                     ("activations", ("Tanh", "HardSigmoid", "Elu", "HardSwish"))):
+    MODELS[f"{_stem}_qdq"] = (lambda s=_stem, a=_acts: quantized(s, True, a))
 
 
 def main(argv):

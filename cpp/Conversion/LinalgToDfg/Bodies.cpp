@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -39,7 +40,8 @@ SmallVector<int64_t> permuteShape(ArrayRef<int64_t> shape, const Order &order) {
 }
 
 /// Clones the payload of `op` at the builder's point: block arguments become
-/// `args`, linalg.index becomes the iv of its loop, constants captured from
+/// `args`, linalg.index becomes the iv of its loop, a `tensor.extract` of a
+/// captured table a memref.load of its ROM, other constants captured from
 /// outside the generic are re-created. Returns the yielded value.
 Value clonePayload(Emitter &e, linalg::GenericOp op, ArrayRef<Value> args,
                    ArrayRef<Value> ivs) {
@@ -51,6 +53,16 @@ Value clonePayload(Emitter &e, linalg::GenericOp op, ArrayRef<Value> args,
   for (Operation &inner : body.without_terminator()) {
     if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
       map.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    if (auto extract = dyn_cast<tensor::ExtractOp>(inner)) {
+      // The address is data: the ROM is read wherever the value points.
+      memref::GlobalOp global = e.tables ? e.tables->lookup(extract.getTensor()) : nullptr;
+      assert(global && "lowerGeneric gives every table read a ROM");
+      Value rom = memref::GetGlobalOp::create(e.b, e.loc, global.getType(), global.getSymName());
+      SmallVector<Value> indices =
+          llvm::map_to_vector(extract.getIndices(), [&](Value i) { return map.lookup(i); });
+      map.map(extract.getResult(), memref::LoadOp::create(e.b, e.loc, rom, indices).getResult());
       continue;
     }
     for (Value operand : inner.getOperands())
@@ -615,12 +627,13 @@ struct NestBuilder : ComputeBody {
 
 LogicalResult buildLoopNest(OpBuilder &b, Location loc, linalg::GenericOp op,
                             const KernelInfo &info, ArrayRef<Operand> inputs,
-                            const Operand &init, Value out, const Order &outOrder) {
+                            const Operand &init, Value out, const Order &outOrder,
+                            const Tables &tables) {
   FailureOr<SmallVector<unsigned>> loops = loopOrder(op, outOrder);
   if (failed(loops))
     return op.emitError("convert-linalg-to-dfg: the output must be indexed by every parallel "
                         "loop dimension, one per axis");
-  NestBuilder nb(b, loc, op, info, inputs, out);
+  NestBuilder nb(b, loc, op, info, inputs, out, tables);
   nb.loops = *loops;
   nb.plan(init);
   if (nb.elementwise())

@@ -29,6 +29,11 @@ enum class Role {
   None,   // tensor.empty: only its shape matters
 };
 
+/// The constant tables a payload reads by data, `tensor.extract` of a
+/// constant captured from outside the op (a quantised activation's lookup
+/// table): each held in a ROM, a memref.global read at the computed address.
+using Tables = llvm::DenseMap<mlir::Value, mlir::memref::GlobalOp>;
+
 struct Operand {
   Role role = Role::None;
   /// Stream: the tensor carried by the stream (a folded pad's source).
@@ -89,7 +94,7 @@ void buildPad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value in, mlir::Valu
 mlir::LogicalResult buildLoopNest(mlir::OpBuilder &b, mlir::Location loc,
                                   mlir::linalg::GenericOp op, const KernelInfo &info,
                                   llvm::ArrayRef<Operand> inputs, const Operand &init,
-                                  mlir::Value out, const Order &outOrder);
+                                  mlir::Value out, const Order &outOrder, const Tables &tables);
 
 /// The stream order a loop nest in `outOrder` needs for an input read
 /// through `map` (dims in order of their loop's position; constants first).
@@ -101,7 +106,7 @@ mlir::FailureOr<Order> loopNestInputOrder(mlir::linalg::GenericOp op, mlir::Affi
 mlir::LogicalResult buildWindow(mlir::OpBuilder &b, mlir::Location loc,
                                 mlir::linalg::GenericOp op, const KernelInfo &info,
                                 llvm::ArrayRef<Operand> inputs, const Operand &init,
-                                mlir::Value out);
+                                mlir::Value out, const Tables &tables);
 
 /// The stream orders of a sliding window's windowed input (batch, the two
 /// sliding axes, then the rest) and of its output (batch, the two spatial

@@ -19,6 +19,8 @@ using namespace mlir;
 struct Emitter {
   OpBuilder &b;
   Location loc;
+  /// The ROMs of the tables the payload reads (clonePayload), if any.
+  const Tables *tables = nullptr;
 
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
 
@@ -131,8 +133,8 @@ struct Emitter {
 /// receives them, and the output port.
 struct ComputeBody {
   ComputeBody(OpBuilder &b, Location loc, linalg::GenericOp op, const KernelInfo &info,
-              ArrayRef<Operand> inputs, Value out)
-      : b(b), loc(loc), op(op), info(info), inputs(inputs), out(out), e{b, loc} {}
+              ArrayRef<Operand> inputs, Value out, const Tables &tables)
+      : b(b), loc(loc), op(op), info(info), inputs(inputs), out(out), e{b, loc, &tables} {}
 
   OpBuilder &b;
   Location loc;
@@ -147,7 +149,8 @@ struct ComputeBody {
 SmallVector<Value> unpermute(ArrayRef<Value> ivs, const Order &order);
 SmallVector<int64_t> permuteShape(ArrayRef<int64_t> shape, const Order &order);
 /// Clones the payload of `op` at the builder's point: block arguments become
-/// `args`, linalg.index becomes the iv of its loop. Returns the yielded value.
+/// `args`, linalg.index becomes the iv of its loop, a table read a read of its
+/// ROM (e.tables). Returns the yielded value.
 Value clonePayload(Emitter &e, linalg::GenericOp op, ArrayRef<Value> args, ArrayRef<Value> ivs);
 /// The row-major indices over `sizes` of the flat position `flat`.
 SmallVector<Value> unflatten(Emitter &e, Value flat, ArrayRef<int64_t> sizes);

@@ -39,7 +39,8 @@ private:
   // Operand classification.
   FailureOr<Operand> classify(linalg::GenericOp op, OpOperand &use, bool windowed);
   unsigned streamUses(Value v);
-  memref::GlobalOp globalFor(arith::ConstantOp cst);
+  memref::GlobalOp globalFor(arith::ConstantOp cst, StringRef name = "weights");
+  FailureOr<Tables> tablesOf(linalg::GenericOp op);
 
   // Streams.
   Value makeSource(Value v, Order order, Location loc);

@@ -42,6 +42,37 @@ Order inheritedOrder(linalg::GenericOp op, AffineMap inMap, const Order &inOrder
 
 } // namespace
 
+/// The payload's ops, checked: arith and math, linalg.index, constants
+/// captured from outside, and reads of captured constant tensors at a
+/// computed address (a lookup table), each given its ROM.
+FailureOr<Tables> GraphBuilder::tablesOf(linalg::GenericOp op) {
+  Tables tables;
+  for (Operation &inner : op.getRegion().front().without_terminator()) {
+    if (auto extract = dyn_cast<tensor::ExtractOp>(inner)) {
+      auto cst = extract.getTensor().getDefiningOp<arith::ConstantOp>();
+      auto type = dyn_cast<RankedTensorType>(extract.getTensor().getType());
+      if (!cst || !type || !type.hasStaticShape() || !isa<DenseElementsAttr>(cst.getValue()))
+        return inner.emitError("convert-linalg-to-dfg: 'tensor.extract' of a tensor that is not "
+                               "a constant; a payload reads by index only constant tables of "
+                               "static shape, held in ROMs");
+      if (!tables.count(cst))
+        tables[cst] = globalFor(cst, "table");
+      continue;
+    }
+    if (!isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()) &&
+        !isa<linalg::IndexOp>(inner))
+      return inner.emitError("convert-linalg-to-dfg: '")
+             << inner.getName()
+             << "' in a linalg payload is not supported; arith, math and tensor.extract of a "
+                "constant table are";
+    for (Value v : inner.getOperands())
+      if (v.getParentRegion() != &op.getRegion() && !matchPattern(v, m_Constant()))
+        return inner.emitError("convert-linalg-to-dfg: the payload uses a value defined "
+                               "outside the op that is not a constant");
+  }
+  return tables;
+}
+
 LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
   ming::crash::Scope scope(op, "lowering");
   Location loc = op.getLoc();
@@ -54,18 +85,11 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
   if (op.getNumDpsInits() != 1)
     return op.emitError("convert-linalg-to-dfg: linalg ops with ")
            << op.getNumDpsInits() << " results are not supported; one result is";
-  // The payload runs inside an isolated process: only scalar arithmetic and
-  // constants captured from outside.
-  for (Operation &inner : op.getRegion().front().without_terminator()) {
-    if (!isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()) &&
-        !isa<linalg::IndexOp>(inner))
-      return inner.emitError("convert-linalg-to-dfg: '")
-             << inner.getName() << "' in a linalg payload is not supported; arith and math are";
-    for (Value v : inner.getOperands())
-      if (v.getParentRegion() != &op.getRegion() && !matchPattern(v, m_Constant()))
-        return inner.emitError("convert-linalg-to-dfg: the payload uses a value defined "
-                               "outside the op that is not a constant");
-  }
+  // The payload runs inside an isolated process: only scalar arithmetic,
+  // constants captured from outside and reads of captured constant tables.
+  FailureOr<Tables> tables = tablesOf(op);
+  if (failed(tables))
+    return failure();
   FailureOr<KernelInfo> infoOr = ming::analyzeKernel(op);
   if (failed(infoOr))
     return op.emitError("convert-linalg-to-dfg: dynamic loop ranges");
@@ -165,8 +189,8 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&body);
-    LogicalResult built = window ? buildWindow(b, loc, op, info, inputs, init, out)
-                                 : buildLoopNest(b, loc, op, info, inputs, init, out, outOrder);
+    LogicalResult built = window ? buildWindow(b, loc, op, info, inputs, init, out, *tables)
+                                 : buildLoopNest(b, loc, op, info, inputs, init, out, outOrder, *tables);
     if (failed(built))
       return failure();
   }

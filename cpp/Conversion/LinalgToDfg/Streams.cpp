@@ -99,7 +99,7 @@ unsigned GraphBuilder::streamUses(Value v) {
   return n;
 }
 
-memref::GlobalOp GraphBuilder::globalFor(arith::ConstantOp cst) {
+memref::GlobalOp GraphBuilder::globalFor(arith::ConstantOp cst, StringRef name) {
   auto it = globals.find(cst);
   if (it != globals.end())
     return it->second;
@@ -107,7 +107,7 @@ memref::GlobalOp GraphBuilder::globalFor(arith::ConstantOp cst) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
   auto global = memref::GlobalOp::create(
-      b, cst.getLoc(), "weights", b.getStringAttr("private"),
+      b, cst.getLoc(), name, b.getStringAttr("private"),
       MemRefType::get(type.getShape(), type.getElementType()), cst.getValue(),
       /*constant=*/true, /*alignment=*/nullptr);
   symbols->insert(global); // uniquifies the name

@@ -411,12 +411,12 @@ struct WindowBuilder : ComputeBody {
 
 LogicalResult buildWindow(OpBuilder &b, Location loc, linalg::GenericOp op,
                           const KernelInfo &info, ArrayRef<Operand> inputs,
-                          const Operand &init, Value out) {
+                          const Operand &init, Value out, const Tables &tables) {
   FailureOr<Window> w = windowOf(op, info);
   FailureOr<Order> outOrder = windowOutputOrder(op, info);
   if (failed(w) || failed(outOrder))
     return failure();
-  WindowBuilder wb(b, loc, op, info, inputs, out);
+  WindowBuilder wb(b, loc, op, info, inputs, out, tables);
   wb.w = *w;
   wb.geometry();
   if (failed(wb.sideInputs(init)))

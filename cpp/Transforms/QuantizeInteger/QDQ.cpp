@@ -100,15 +100,12 @@ std::optional<Dequant> matchDequant(Value v) {
   if (!isa<RankedTensorType>(in->get().getType()) || !isa<IntegerType>(elementTypeOf(in->get())) ||
       !g.getMatchingIndexingMap(in).isIdentity())
     return std::nullopt;
-  auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
-  auto mul = yield.getOperand(0).getDefiningOp<arith::MulFOp>();
-  if (!mul)
-    return std::nullopt;
-  for (auto [conv, other] : {std::pair{mul.getLhs(), mul.getRhs()}, std::pair{mul.getRhs(), mul.getLhs()}}) {
+  // (x - zp) as float times the scale; a scale of 1 leaves no multiplication
+  // (tf2onnx's int8 input of MLPerf Tiny ResNet-8: scale 1, zero point -128).
+  auto fromConversion = [&](Value conv, const Leaf &scale) -> std::optional<Dequant> {
     auto toFloat = conv.getDefiningOp<arith::SIToFPOp>();
-    auto scale = leafOf(other, g);
-    if (!toFloat || !scale)
-      continue;
+    if (!toFloat)
+      return std::nullopt;
     Value x = toFloat.getIn();
     Leaf zp{{0.0}, -1};
     if (auto sub = x.getDefiningOp<arith::SubIOp>()) {
@@ -121,10 +118,22 @@ std::optional<Dequant> matchDequant(Value v) {
     x = stripExt(x);
     if (x != g.getBody()->getArgument(0))
       return std::nullopt;
-    if (scale->dim >= 0 && zp.dim >= 0 && scale->dim != zp.dim)
+    if (scale.dim >= 0 && zp.dim >= 0 && scale.dim != zp.dim)
       return std::nullopt;
-    Dequant d{in->get(), scale->vals, zp.vals, std::max(scale->dim, zp.dim)};
-    return d;
+    return Dequant{in->get(), scale.vals, zp.vals, std::max(scale.dim, zp.dim)};
+  };
+  auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
+  Value result = yield.getOperand(0);
+  if (result.getDefiningOp<arith::SIToFPOp>())
+    return fromConversion(result, Leaf{{1.0}, -1});
+  auto mul = result.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return std::nullopt;
+  for (auto [conv, other] : {std::pair{mul.getLhs(), mul.getRhs()}, std::pair{mul.getRhs(), mul.getLhs()}}) {
+    auto scale = leafOf(other, g);
+    if (!conv.getDefiningOp<arith::SIToFPOp>() || !scale)
+      continue;
+    return fromConversion(conv, *scale);
   }
   return std::nullopt;
 }

@@ -454,6 +454,10 @@ std::optional<Value> Rewriter::rewriteAnchor(linalg::GenericOp qop, const Quant 
   }
   if (matchReduction(g) == Reduction::MulAdd)
     return contraction(g, std::nullopt, -1, q, outElem);
+  // What the quantize reads, clamps included, as a function of one tensor
+  // (Sigmoid, HardSwish, a division by a constant): computed for each of
+  // its 256 values. The clamps are part of the function: the table is exact.
+  std::optional<UnaryChain> chain = unaryChain(qop.getDpsInputOperand(0)->get());
   if (isElementwise(g) && g.getNumDpsInputs() <= 2) {
     auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
     Block *body = g.getBody();
@@ -465,7 +469,8 @@ std::optional<Value> Rewriter::rewriteAnchor(linalg::GenericOp qop, const Quant 
       auto sum = g.getDpsInputOperand(0)->get().getDefiningOp<linalg::GenericOp>();
       if (n && *n > 0 && sum && matchReduction(sum) == Reduction::Sum)
         return average(sum, *n, q, outElem);
-      return fail("a division that is not an average pooling"), std::nullopt;
+      if (!chain)
+        return fail("a division that is not an average pooling"), std::nullopt;
     }
     if (auto addf = dyn_cast_or_null<arith::AddFOp>(op); addf && g.getNumDpsInputs() == 2 &&
                                                          ((addf.getLhs() == body->getArgument(0) &&
@@ -486,15 +491,19 @@ std::optional<Value> Rewriter::rewriteAnchor(linalg::GenericOp qop, const Quant 
           return fail("a contraction plus something other than a constant bias"), std::nullopt;
         return contraction(c, bias, e, q, outElem);
       }
-      return add(g, q, outElem);
+      if (!chain)
+        return add(g, q, outElem);
     }
     if (auto mulf = dyn_cast_or_null<arith::MulFOp>(op); mulf && g.getNumDpsInputs() == 2 &&
                                                          ((mulf.getLhs() == body->getArgument(0) &&
                                                            mulf.getRhs() == body->getArgument(1)) ||
                                                           (mulf.getLhs() == body->getArgument(1) &&
-                                                           mulf.getRhs() == body->getArgument(0))))
+                                                           mulf.getRhs() == body->getArgument(0))) &&
+                                                         !chain)
       return mul(g, q, outElem);
   }
+  if (chain)
+    return lookup(qop, *chain);
   return fail("float arithmetic this pass does not know"), std::nullopt;
 }
 

@@ -1,6 +1,7 @@
 // The rewrites of ming-quantize-integer: Rewriter rebuilds on integers what
 // computes the input of a quantize (an anchor), layer by layer: contractions,
-// pooling, additions, products, clamps, data movement (Rewriter.cpp). The
+// pooling, additions, products, clamps, data movement (Rewriter.cpp), and
+// elementwise functions of one tensor as lookup tables (Lookup.cpp). The
 // pass (QuantizeInteger.cpp) only asks it for an anchor's replacement.
 // Private to this folder.
 #ifndef MING_TRANSFORMS_QUANTIZEINTEGER_REWRITER_H
@@ -21,6 +22,17 @@ struct QInfo {
   double scale;
   int64_t zp;
 };
+
+/// Float elementwise generics that compute a value from one tensor, the
+/// others they read being constants (Lookup.cpp).
+struct UnaryChain {
+  Value source;                       // the one tensor
+  SmallVector<linalg::GenericOp> ops; // each after those it reads; the value's last
+};
+
+/// The chain computing `v`, or nothing when `v` is not an elementwise
+/// function of one tensor (or is that tensor).
+std::optional<UnaryChain> unaryChain(Value v);
 
 struct Rewriter {
   func::FuncOp func;
@@ -52,6 +64,9 @@ struct Rewriter {
   std::optional<Value> average(linalg::GenericOp sum, double divisor, const Quant &q, Type outElem);
   std::optional<Value> add(linalg::GenericOp g, const Quant &q, Type outElem);
   std::optional<Value> mul(linalg::GenericOp g, const Quant &q, Type outElem);
+  /// Q(f(D(x))) for an elementwise f of one i8 tensor x: a lookup in the
+  /// 256 values of the function, computed at compile time (Lookup.cpp).
+  std::optional<Value> lookup(linalg::GenericOp qop, const UnaryChain &chain);
   std::optional<Value> rewriteAnchor(linalg::GenericOp qop, const Quant &anchor);
 };
 

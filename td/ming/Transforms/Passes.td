@@ -71,6 +71,20 @@ def QuantizeInteger : Pass<"ming-quantize-integer", "mlir::func::FuncOp"> {
     * a quantize of a tensor that is a dequantised one with the same scale
       and zero point (through pads, reshapes and max pooling, which are
       carried out on the i8 values): the i8 tensor itself.
+    * an elementwise function of one i8 quantised tensor (Sigmoid, Tanh,
+      HardSwish, HardSigmoid, Elu, LeakyRelu, Softplus, Gelu, Exp, a division
+      by a constant: generics with identity maps, float results or integer
+      masks between them, whose only operand that is not a constant is,
+      through one another, that tensor; the clamps before the quantize
+      included): a lookup table. The dequantize, the payloads and
+      the quantize's own payload are evaluated at compile time for each of
+      the 256 input values, op by op in the payloads' order and precision
+      (the evaluator of ming-fold-constants), and the layer becomes
+      `tensor.extract %table[index_cast(x) + 128]` in a generic over x, the
+      table an `arith.constant dense<...> : tensor<256xi8>` captured from
+      above: exact, no float, no multiplier. A payload op the evaluator does
+      not know, or a function without an integer value at some input (NaN),
+      keeps the float path with a warning that names it.
 
     ReLU and Clip need nothing when the quantiser already folds them into
     its output clamp; where they stand between the arithmetic and the

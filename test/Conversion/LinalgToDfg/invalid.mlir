@@ -177,7 +177,7 @@ func.func @payload(%x: tensor<4xf32>, %t: tensor<4xf32>) -> tensor<4xf32> {
       ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
   ^bb0(%a: f32, %o: f32):
     %c0 = arith.constant 0 : index
-    // expected-error @+1 {{'tensor.extract' in a linalg payload is not supported; arith and math are}}
+    // expected-error @+1 {{'tensor.extract' of a tensor that is not a constant; a payload reads by index only constant tables of static shape, held in ROMs}}
     %v = tensor.extract %t[%c0] : tensor<4xf32>
     linalg.yield %v : f32
   } -> tensor<4xf32>
