@@ -45,6 +45,21 @@ pub mod ffi {
         /// Per stream input port (as `lanes_in`): cycles after its last
         /// pull; `tail` for a port the list does not name.
         tail_in: Vec<i64>,
+        /// What each stream output pushes after the last pull of each stream
+        /// input, one entry per (output, input) in the same order for every
+        /// candidate of a node: the output (as `lanes_out`), the elements,
+        /// the cycles from the first of them to the end.
+        burst_out: Vec<i64>,
+        burst_elements: Vec<i64>,
+        burst_lead: Vec<i64>,
+        /// Per stream input port (as `lanes_in`): cycles per element pulled.
+        pull_cycles: Vec<f64>,
+        /// Per stream input port (as `lanes_in`): the elements pulled before
+        /// the first output, the time the last of them is pulled, the
+        /// elements pulled in all.
+        fill_elements: Vec<i64>,
+        fill_time: Vec<i64>,
+        in_elements: Vec<i64>,
     }
 
     /// A dfg.instantiate and its candidates.

@@ -91,15 +91,31 @@ ProcessCost ProcessModel::run() {
     std::optional<int64_t> last = findLast(process.getBody().front(), k2, 0);
     result.pre = std::clamp<int64_t>(first.value_or(0), 0, result.cycles);
     result.tail = last ? std::clamp<int64_t>(result.cycles - *last, 0, result.cycles) : 0;
-    // Per input port: the same backward search over that port's pulls only.
+    // The ops holding the pushes (or pulls) of each port.
+    auto holders = [&](BlockArgument arg) {
+      llvm::DenseSet<Operation *> set;
+      for (Operation *user : arg.getUsers())
+        if (isa<dfg::PullOp, dfg::PushOp>(user))
+          for (Operation *p = user; p && p != process.getOperation(); p = p->getParentOp())
+            set.insert(p);
+      return set;
+    };
+    SmallVector<BlockArgument> outs;
+    llvm::DenseSet<Operation *> anyPush;
+    for (BlockArgument arg : process.getArguments())
+      if (isa<dfg::OutputType>(arg.getType())) {
+        outs.push_back(arg);
+        llvm::DenseSet<Operation *> set = holders(arg);
+        anyPush.insert(set.begin(), set.end());
+      }
+    auto totals = process->getAttrOfType<DenseI64ArrayAttr>(directives::kPortElements);
+    unsigned in = 0;
+    // Per input port: the same backward search over that port's pulls only,
+    // and what each output pushes after that port's last pull.
     for (BlockArgument arg : process.getArguments()) {
       if (!isa<dfg::InputType>(arg.getType()))
         continue;
-      llvm::DenseSet<Operation *> portPulls;
-      for (Operation *user : arg.getUsers())
-        if (isa<dfg::PullOp>(user))
-          for (Operation *p = user; p && p != process.getOperation(); p = p->getParentOp())
-            portPulls.insert(p);
+      llvm::DenseSet<Operation *> portPulls = holders(arg);
       int64_t tail = 0;
       if (!portPulls.empty()) {
         events = &portPulls;
@@ -108,8 +124,45 @@ ProcessCost ProcessModel::run() {
         std::optional<int64_t> portLast = findLast(process.getBody().front(), k3, 0);
         tail = portLast ? std::clamp<int64_t>(result.cycles - *portLast, 0, result.cycles)
                         : result.tail;
+        int64_t fill = 0, fillAt = 0;
+        Known k5;
+        if (!anyPush.empty() &&
+            fillBeforeFirstPush(process.getBody().front(), k5, 0, anyPush, fill, fillAt)) {
+          result.fillElements.push_back(fill);
+          result.fillTime.push_back(fillAt);
+        } else {
+          result.fillElements.push_back(0);
+          result.fillTime.push_back(0);
+        }
+        for (auto [o, out] : llvm::enumerate(outs)) {
+          llvm::DenseSet<Operation *> pushes = holders(out);
+          Burst burst{unsigned(o), in, 0, 0};
+          std::optional<int64_t> first;
+          Known k4;
+          burstAfterLastPull(process.getBody().front(), k4, 0, pushes, burst.elements, first);
+          if (first)
+            burst.lead = std::clamp<int64_t>(result.cycles - *first, 0, result.cycles);
+          result.bursts.push_back(burst);
+        }
       }
+      if (portPulls.empty()) {
+        result.fillElements.push_back(0);
+        result.fillTime.push_back(0);
+      }
+      result.inElements.push_back(totals && arg.getArgNumber() < totals.size()
+                                      ? totals[arg.getArgNumber()]
+                                      : portElements(arg));
       result.tailIn.push_back(tail);
+      // The pace of the port's last pipeline (in program order): II over
+      // elements an iteration pulls. What reaches the port last meets it.
+      double rate = 0;
+      for (const LoopCost &lc : result.loops)
+        if (lc.pipelined && !lc.insidePipeline)
+          if (auto it = lc.portAccesses.find(arg.getArgNumber());
+              it != lc.portAccesses.end() && it->second > 0)
+            rate = double(lc.ii) / double(it->second);
+      result.pullCycles.push_back(rate);
+      ++in;
     }
     if (enumBudget < 0)
       result.notes.push_back("enumeration budget exhausted: first/last pull approximate");
@@ -123,6 +176,29 @@ ProcessCost ProcessModel::run() {
       unique.push_back(note);
   result.notes.assign(unique.begin(), unique.end());
   return result;
+}
+
+/// Elements moved through `port` in one run: per pull or push, the trip
+/// counts of the loops around it times how often the conditions around it
+/// hold.
+int64_t ProcessModel::portElements(BlockArgument port) {
+  double total = 0;
+  for (Operation *user : port.getUsers()) {
+    if (!isa<dfg::PullOp, dfg::PushOp>(user))
+      continue;
+    double n = 1;
+    for (Operation *child = user, *p = user->getParentOp(); p && p != process.getOperation();
+         child = p, p = p->getParentOp()) {
+      if (auto loop = dyn_cast<scf::ForOp>(p))
+        n *= double(std::max<int64_t>(0, loopBounds(loop).trip));
+      else if (auto ifOp = dyn_cast<scf::IfOp>(p)) {
+        double prob = ifProbability(ifOp);
+        n *= child->getParentRegion() == &ifOp.getThenRegion() ? prob : 1.0 - prob;
+      }
+    }
+    total += n;
+  }
+  return int64_t(std::llround(total));
 }
 
 ProcessCost estimate(dfg::ProcessOp process, const ProcessConfig &config,

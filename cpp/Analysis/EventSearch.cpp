@@ -578,6 +578,25 @@ std::optional<int64_t> ProcessModel::findFirst(Block &block, Known &known, int64
         t += lc.cycles;
         continue;
       }
+      // Iterations that differ in cycles are timed one by one: placed at
+      // multiples of the average, a conditional block that runs in the last
+      // iteration only would spread over all of them.
+      if (unevenLoop(loop)) {
+        std::vector<int64_t> starts = iterationStarts(loop, known, t);
+        if (!starts.empty()) {
+          for (int64_t n = 0; n < b.trip; ++n) {
+            known[iv] = b.lb + n * b.step;
+            std::optional<int64_t> at = findFirst(*loop.getBody(), known, starts[n]);
+            if (at || enumBudget < 0) {
+              known.erase(iv);
+              return at ? at : starts[n];
+            }
+          }
+          known.erase(iv);
+          t = starts.back();
+          continue;
+        }
+      }
       int64_t body = lc.iterCycles;
       int64_t copy = lc.flatIters ? body
                                   : (body - (hasLoop(*loop.getBody()) ? 1 : 0)) / r.unroll;
@@ -626,6 +645,21 @@ std::optional<int64_t> ProcessModel::findLast(Block &block, Known &known, int64_
       const LoopCost &lc = result.loops[r.id];
       Bounds b = r.bounds;
       Value iv = loop.getInductionVar();
+      if (!r.pipelined && unevenLoop(loop)) {
+        std::vector<int64_t> starts = iterationStarts(loop, known, start);
+        if (!starts.empty()) {
+          for (int64_t n = b.trip - 1; n >= 0; --n) {
+            known[iv] = b.lb + n * b.step;
+            std::optional<int64_t> at = findLast(*loop.getBody(), known, starts[n]);
+            if (at || enumBudget < 0) {
+              known.erase(iv);
+              return at ? at : starts[n];
+            }
+          }
+          known.erase(iv);
+          continue;
+        }
+      }
       int64_t body = lc.iterCycles;
       int64_t copy = lc.flatIters ? body
                                   : (body - (hasLoop(*loop.getBody()) ? 1 : 0)) / r.unroll;
@@ -655,6 +689,138 @@ std::optional<int64_t> ProcessModel::findLast(Block &block, Known &known, int64_
   }
   --enumBudget;
   return std::nullopt;
+}
+
+/// Walks `block` (started at `t`) backwards from its end, loops iteration by
+/// iteration, adding to `count` the elements pushed on the output whose push
+/// holders are `pushes` after the last pull of `events` in program order,
+/// and setting `first` to the time of the earliest of them (`slot`: the push
+/// time of the pipeline iteration being walked). True once that pull is met
+/// (or the enumeration budget runs out). Program order, not time, decides,
+/// so the count is the same whatever loop is pipelined or unrolled.
+bool ProcessModel::burstAfterLastPull(Block &block, Known &known, int64_t t,
+                                      const llvm::DenseSet<Operation *> &pushes, int64_t &count,
+                                      std::optional<int64_t> &first, std::optional<int64_t> slot) {
+  SmallVector<std::pair<Operation *, int64_t>> starts;
+  for (Operation &op : block.without_terminator()) {
+    starts.push_back({&op, t});
+    if (isa<scf::ForOp, scf::IfOp>(op))
+      t += opCycles.lookup(&op);
+  }
+  for (auto &[opPtr, start] : llvm::reverse(starts)) {
+    Operation &op = *opPtr;
+    if (!events->contains(&op) && !pushes.contains(&op))
+      continue;
+    if (--enumBudget < 0 || isa<dfg::PullOp>(op))
+      return true;
+    if (isa<dfg::PushOp>(op)) {
+      count += 1;
+      first = slot ? *slot : start;
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      const ResolvedLoop &r = resolved[loop];
+      Bounds b = r.bounds;
+      Value iv = loop.getInductionVar();
+      std::vector<int64_t> seqStarts;
+      int64_t body = 0, copy = 0;
+      if (!slot && !r.pipelined) {
+        const LoopCost &lc = result.loops[r.id];
+        if (unevenLoop(loop))
+          seqStarts = iterationStarts(loop, known, start);
+        body = lc.iterCycles;
+        copy = lc.flatIters ? body : (body - (hasLoop(*loop.getBody()) ? 1 : 0)) / r.unroll;
+      }
+      bool met = false;
+      for (int64_t n = b.trip - 1; n >= 0 && !met; --n) {
+        known[iv] = b.lb + n * b.step;
+        int64_t j = n / r.unroll, k = n % r.unroll;
+        std::optional<int64_t> at = slot;
+        int64_t from = start;
+        if (!slot && r.pipelined) {
+          const LoopCost &lc = result.loops[r.id];
+          auto off = pushOffset.find(loop);
+          at = start + j * lc.ii + k * lc.ii / r.unroll +
+               (off == pushOffset.end() ? lc.depth : off->second);
+        } else if (!slot) {
+          from = seqStarts.empty() ? start + j * body + k * copy : seqStarts[n];
+        }
+        met = burstAfterLastPull(*loop.getBody(), known, from, pushes, count, first, at);
+      }
+      known.erase(iv);
+      if (met)
+        return true;
+      continue;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      if (Block *taken = takenBranch(ifOp, known))
+        if (burstAfterLastPull(*taken, known, start, pushes, count, first, slot))
+          return true;
+  }
+  return false;
+}
+
+/// Walks `block` (started at `t`) forwards in program order, loops iteration
+/// by iteration, adding to `count` the elements pulled from the port whose
+/// pulls are `events` before the first push (`pushes`), and setting `last` to
+/// the time of the last of those pulls (`slot`: the issue of the pipeline
+/// iteration being walked). True once the push is met (or the budget runs out).
+bool ProcessModel::fillBeforeFirstPush(Block &block, Known &known, int64_t t,
+                                       const llvm::DenseSet<Operation *> &pushes, int64_t &count,
+                                       int64_t &last, std::optional<int64_t> slot) {
+  for (Operation &op : block.without_terminator()) {
+    if (!events->contains(&op) && !pushes.contains(&op)) {
+      if (isa<scf::ForOp, scf::IfOp>(op))
+        t += opCycles.lookup(&op);
+      continue;
+    }
+    if (--enumBudget < 0 || pushes.contains(&op) && isa<dfg::PushOp, memref::StoreOp>(op))
+      return true;
+    if (isa<dfg::PullOp>(op)) {
+      count += 1;
+      last = slot ? *slot : t;
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      const ResolvedLoop &r = resolved[loop];
+      Bounds b = r.bounds;
+      Value iv = loop.getInductionVar();
+      std::vector<int64_t> seqStarts;
+      int64_t body = 0, copy = 0, ii = 1;
+      if (!slot) {
+        const LoopCost &lc = result.loops[r.id];
+        ii = lc.ii;
+        if (!r.pipelined && unevenLoop(loop))
+          seqStarts = iterationStarts(loop, known, t);
+        body = lc.iterCycles;
+        copy = lc.flatIters ? body : (body - (hasLoop(*loop.getBody()) ? 1 : 0)) / r.unroll;
+      }
+      bool met = false;
+      for (int64_t n = 0; n < b.trip && !met; ++n) {
+        known[iv] = b.lb + n * b.step;
+        int64_t j = n / r.unroll, k = n % r.unroll;
+        std::optional<int64_t> at = slot;
+        int64_t from = t;
+        if (!slot && r.pipelined)
+          at = t + j * ii + k * ii / r.unroll;
+        else if (!slot)
+          from = seqStarts.empty() ? t + j * body + k * copy : seqStarts[n];
+        met = fillBeforeFirstPush(*loop.getBody(), known, from, pushes, count, last, at);
+      }
+      known.erase(iv);
+      if (met)
+        return true;
+      t += opCycles.lookup(loop);
+      continue;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      if (Block *taken = takenBranch(ifOp, known))
+        if (fillBeforeFirstPush(*taken, known, t, pushes, count, last, slot))
+          return true;
+      t += opCycles.lookup(ifOp);
+    }
+  }
+  return false;
 }
 
 } // namespace ming::cost

@@ -25,12 +25,53 @@ namespace ming::cost {
 // Graph
 //===----------------------------------------------------------------------===//
 
+double fillShare(int64_t elements, int64_t total) {
+  if (elements <= 1 || total <= 1)
+    return 0;
+  return std::min(1.0, double(elements - 1) / double(total - 1));
+}
+
+int64_t burstDrain(int64_t elements, double pullCycles, int64_t tail) {
+  return int64_t(std::ceil(double(elements - 1) * pullCycles - 1e-9)) + tail;
+}
+
+std::vector<BurstReach> burstsReaching(const NodeCost &q, unsigned out,
+                                       const std::vector<std::vector<BurstReach>> &atInputs,
+                                       int64_t elements, unsigned qIndex,
+                                       std::vector<BurstReach> into) {
+  auto add = [&](BurstReach r) {
+    if (r.elements < 2)
+      return;
+    for (BurstReach &have : into)
+      if (have.origin == r.origin && have.burst == r.burst) {
+        have.elements = std::max(have.elements, r.elements);
+        have.hops = std::min(have.hops, r.hops);
+        return;
+      }
+    into.push_back(r);
+  };
+  for (auto [b, burst] : llvm::enumerate(q.bursts))
+    if (burst.out == out)
+      add({qIndex, unsigned(b), burst.elements, 0});
+  for (auto [i, list] : llvm::enumerate(atInputs)) {
+    int64_t total = i < q.inElements.size() ? q.inElements[i] : 0;
+    if (total < 1)
+      continue;
+    for (const BurstReach &r : list)
+      if (r.hops < kBurstPasses)
+        add({r.origin, r.burst, int64_t(double(r.elements) * double(elements) / double(total)),
+             r.hops + 1});
+  }
+  return into;
+}
+
 GraphCost estimateGraph(dfg::GraphOp graph,
                         const std::function<const ProcessCost *(llvm::StringRef)> &lookup,
                         const CostOptions &options) {
   GraphCost g;
   llvm::DenseMap<Value, unsigned> writer, reader; // channel end -> node
   llvm::DenseMap<Value, unsigned> readerPort;     // read end -> input port ordinal
+  llvm::DenseMap<Value, unsigned> writerPort;     // write end -> output port ordinal
   for (Operation &op : graph.getBody().front()) {
     if (auto inst = dyn_cast<dfg::InstantiateOp>(op)) {
       NodeCost n;
@@ -42,13 +83,19 @@ GraphCost estimateGraph(dfg::GraphOp graph,
         n.pre = pc->pre;
         n.tail = pc->tail;
         n.tailIn = pc->tailIn;
+        n.bursts = pc->bursts;
+        n.pullCycles = pc->pullCycles;
+        n.fillElements = pc->fillElements;
+        n.fillTime = pc->fillTime;
+        n.inElements = pc->inElements;
         n.dsp = pc->dsp;
         n.bram18k = pc->bram18k;
       }
-      unsigned inputs = 0;
+      unsigned inputs = 0, outputs = 0;
       for (Value port : inst.getPorts()) {
         if (isa<dfg::OutputType>(port.getType())) {
           writer[port] = g.nodes.size();
+          writerPort[port] = outputs++;
         } else if (isa<dfg::InputType>(port.getType())) {
           reader[port] = g.nodes.size();
           readerPort[port] = inputs++;
@@ -67,17 +114,57 @@ GraphCost estimateGraph(dfg::GraphOp graph,
   }
   size_t n = g.nodes.size();
   std::vector<std::vector<unsigned>> succ(n), pred(n);
-  std::vector<std::vector<int64_t>> predTail(n); // tail of the port each pred feeds
+  struct Port {
+    unsigned out, in; // the producer's output ordinal, the consumer's input ordinal
+  };
+  std::vector<std::vector<Port>> predPort(n);
   for (ChannelCost &cc : g.channels) {
     auto w = writer.find(cc.op.getWrite()), r = reader.find(cc.op.getRead());
     if (w == writer.end() || r == reader.end())
       continue;
     succ[w->second].push_back(r->second);
     pred[r->second].push_back(w->second);
-    const NodeCost &to = g.nodes[r->second];
-    unsigned port = readerPort.lookup(cc.op.getRead());
-    predTail[r->second].push_back(port < to.tailIn.size() ? to.tailIn[port] : to.tail);
+    predPort[r->second].push_back({writerPort.lookup(cc.op.getWrite()), readerPort.lookup(cc.op.getRead())});
   }
+  // Times are real numbers: a window's first rows arrive at a fraction of
+  // its producer's output span (the ILP's rows are the same recursion).
+  std::vector<double> arrival(n, 0), firstOut(n, 0), finish(n, 0);
+  // The bursts that reach each input port: its producer's own, and those
+  // its producer passed on from its inputs, scaled by the elements of the
+  // channels (a map passes a window's padded last row on as it comes).
+  std::vector<std::vector<std::vector<BurstReach>>> reach(n);
+  for (size_t v = 0; v < n; ++v)
+    reach[v].resize(g.nodes[v].inElements.size());
+  auto reaching = [&](unsigned v) {
+    for (auto [q, port] : llvm::zip(pred[v], predPort[v]))
+      if (port.in < reach[v].size())
+        reach[v][port.in] = burstsReaching(g.nodes[q], port.out, reach[q], g.nodes[v].inElements[port.in],
+                                           q, reach[v][port.in]);
+  };
+  // The earliest finish of `v` after its producer `q` (feeding it through
+  // `port`): its tail after q's last output, and after each burst that
+  // reaches it, the time v takes to pull that burst.
+  auto lastInput = [&](unsigned v, unsigned q, Port port) {
+    const NodeCost &to = g.nodes[v];
+    int64_t tail = port.in < to.tailIn.size() ? to.tailIn[port.in] : to.tail;
+    double rate = port.in < to.pullCycles.size() ? to.pullCycles[port.in] : 0;
+    double at = finish[q] + double(tail);
+    if (port.in < reach[v].size())
+      for (const BurstReach &r : reach[v][port.in])
+        at = std::max(at, finish[r.origin] - double(g.nodes[r.origin].bursts[r.burst].lead) +
+                              double(burstDrain(r.elements, rate, tail)));
+    return at;
+  };
+  // When `v` pulls the last element it needs before its first output through
+  // `port` (none: -1): that element leaves `q` at its share of q's output
+  // span, and `v`'s pulls until then (a window's first rows) wait for it.
+  auto filled = [&](unsigned v, unsigned q, Port port) -> double {
+    const NodeCost &to = g.nodes[v];
+    if (port.in >= to.fillElements.size() || to.fillElements[port.in] < 1)
+      return -1;
+    return firstOut[q] + fillShare(to.fillElements[port.in], to.inElements[port.in]) *
+                             (finish[q] - firstOut[q]);
+  };
   // Topological order (Kahn); nodes on a cycle come last in input order.
   std::vector<unsigned> order, indeg(n);
   for (size_t i = 0; i < n; ++i)
@@ -106,41 +193,71 @@ GraphCost estimateGraph(dfg::GraphOp graph,
   }
   // Every process starts at 0 (a DATAFLOW region). In topological order:
   //   arrival  A_v = max over producers q of FO_q (0 for a source),
-  //   first    FO_v = max(F_v, A_v + F_v - pre_v),
-  //   finish   T_v = max(C_v, A_v + C_v - pre_v, max over producers T_q + tail_v,q),
-  //            tail_v,q the cycles after v's last pull of the port q feeds.
+  //   filled   P_v = max over producers q of FO_q + s_v,q (T_q - FO_q), s_v,q
+  //            the share of q's output v pulls before its first output,
+  //   first    FO_v = max(F_v, A_v + F_v - pre_v, P_v + F_v - fill_v),
+  //   finish   T_v = max(C_v, A_v + C_v - pre_v, P_v + C_v - fill_v,
+  //                      max over producers T_q + tail_v,q,
+  //                      max over q's bursts b T_q - lead_b + drain_v,q(b)),
+  //            fill_v the time v pulls that last element alone, tail_v,q the
+  //            cycles after v's last pull of the port q feeds.
   // Which term won is kept to trace the critical path back.
   std::vector<int> arrivalPred(n, -1), firstPred(n, -1), finishPred(n, -1);
   std::vector<bool> finishByArrival(n, false);
   for (unsigned v : order) {
+    reaching(v);
     NodeCost &nc = g.nodes[v];
-    int64_t lastIn = -1;
-    for (auto [q, tail] : llvm::zip(pred[v], predTail[v])) {
-      if (arrivalPred[v] < 0 || g.nodes[q].firstOut > nc.arrival) {
-        nc.arrival = g.nodes[q].firstOut;
+    double lastIn = -1, first = double(nc.firstOutput), end = double(nc.cycles);
+    int endPred = -1;
+    for (auto [q, port] : llvm::zip(pred[v], predPort[v])) {
+      if (arrivalPred[v] < 0 || firstOut[q] > arrival[v]) {
+        arrival[v] = firstOut[q];
         arrivalPred[v] = q;
       }
-      if (finishPred[v] < 0 || g.nodes[q].finish + tail > lastIn) {
-        lastIn = g.nodes[q].finish + tail;
+      double at = lastInput(v, q, port);
+      if (finishPred[v] < 0 || at > lastIn) {
+        lastIn = at;
         finishPred[v] = q;
       }
+      double fill = filled(v, q, port);
+      if (fill >= 0) {
+        int64_t fillTime = nc.fillTime[port.in];
+        if (fill + double(nc.firstOutput - fillTime) > first) {
+          first = fill + double(nc.firstOutput - fillTime);
+          firstPred[v] = q;
+        }
+        if (fill + double(nc.cycles - fillTime) > end) {
+          end = fill + double(nc.cycles - fillTime);
+          endPred = q;
+        }
+      }
     }
-    nc.firstOut = nc.firstOutput;
-    if (arrivalPred[v] >= 0 && nc.arrival + nc.firstOutput - nc.pre > nc.firstOut) {
-      nc.firstOut = nc.arrival + nc.firstOutput - nc.pre;
+    if (arrivalPred[v] >= 0 && arrival[v] + double(nc.firstOutput - nc.pre) > first) {
+      first = arrival[v] + double(nc.firstOutput - nc.pre);
       firstPred[v] = arrivalPred[v];
     }
-    nc.finish = nc.cycles;
-    if (arrivalPred[v] >= 0 && nc.arrival + nc.cycles - nc.pre > nc.finish) {
-      nc.finish = nc.arrival + nc.cycles - nc.pre;
-      finishByArrival[v] = true;
+    if (arrivalPred[v] >= 0 && arrival[v] + double(nc.cycles - nc.pre) > end) {
+      end = arrival[v] + double(nc.cycles - nc.pre);
+      endPred = arrivalPred[v];
     }
-    if (finishPred[v] >= 0 && lastIn > nc.finish) {
-      nc.finish = lastIn;
+    firstOut[v] = first;
+    finish[v] = end;
+    finishByArrival[v] = endPred >= 0;
+    if (finishByArrival[v])
+      arrivalPred[v] = endPred; // the first-output chain continues there
+    if (finishPred[v] >= 0 && lastIn > finish[v]) {
+      finish[v] = lastIn;
       finishByArrival[v] = false;
     } else if (!finishByArrival[v]) {
       finishPred[v] = -1;
     }
+  }
+  // Whole cycles for the report: a time is reached at the cycle it falls in.
+  auto cycles = [](double t) { return int64_t(std::ceil(t - 1e-6)); };
+  for (size_t v = 0; v < n; ++v) {
+    g.nodes[v].arrival = cycles(arrival[v]);
+    g.nodes[v].firstOut = cycles(firstOut[v]);
+    g.nodes[v].finish = cycles(finish[v]);
   }
   int best = -1;
   for (size_t i = 0; i < n; ++i) {

@@ -275,6 +275,12 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
   raise(lc.iiPorts, portWhy);
   raise(lc.iiMemory, memWhy);
   lc.depth = std::max<int64_t>(1, sum->maxArrival);
+  std::optional<int64_t> firstEvent = sum->firstEvent;
+  if (r.unroll > 1 && lc.ii > 1) {
+    SlotTiming timing = slotTiming(loop, lc.ii);
+    lc.depth = std::max<int64_t>(1, timing.depth);
+    firstEvent = timing.firstEvent;
+  }
   int64_t iters = ceilDiv(r.bounds.trip, r.unroll);
   // The last iteration still needs its port and memory accesses' cycles (a
   // fully unrolled loop of 128 pulls on one lane takes 128 cycles, not its
@@ -286,8 +292,47 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
     int64_t units = options.shareAcrossII ? ceilDiv(v.first, lc.ii) : v.first;
     lc.dsp += units * v.second;
   }
-  if (sum->firstEvent)
-    pushOffset[loop] = *sum->firstEvent;
+  if (firstEvent)
+    pushOffset[loop] = *firstEvent;
+}
+
+/// The depth and first push of a pipelined body whose copies start where the
+/// simulator issues them, copy k at floor(k * II / unroll): its pulls then
+/// and everything that depends on its induction variable. Walked with every
+/// copy at 0, a map unrolled 16 at II 16 would seem to push its last result
+/// at the latency of one copy, 15 cycles before its last input arrives.
+SlotTiming ProcessModel::slotTiming(scf::ForOp loop, int64_t ii) {
+  const ResolvedLoop &r = resolved[loop];
+  SlotTiming *timing = nullptr, local;
+  if (cache) {
+    auto [it, inserted] = cache->timings.try_emplace({loop.getOperation(), r.unroll, ii});
+    if (!inserted)
+      return it->second;
+    timing = &it->second;
+  } else {
+    timing = &local;
+  }
+  Walker w(*this, /*skipLoops=*/false);
+  Counters unused;
+  SmallVector<int64_t> argArr(loop.getInitArgs().size(), 0),
+      argCar(loop.getInitArgs().size(), 0);
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (int64_t k = 0; k < r.unroll && !w.exhausted; ++k) {
+    w.loadKeys.clear();
+    w.opaque.clear();
+    w.pullBase = k * ii / r.unroll;
+    w.define(loop.getInductionVar(), w.pullBase, -1);
+    for (auto [j, iterArg] : llvm::enumerate(loop.getRegionIterArgs()))
+      w.define(iterArg, argArr[j], argCar[j]);
+    w.walkBlock(*loop.getBody(), unused);
+    for (auto [j, v] : llvm::enumerate(yield.getOperands())) {
+      argArr[j] = w.arr(v);
+      argCar[j] = w.car(v);
+    }
+  }
+  timing->depth = w.maxArrival;
+  timing->firstEvent = w.firstEvent;
+  return *timing;
 }
 
 int64_t ProcessModel::loopCycles(scf::ForOp loop) {
@@ -335,9 +380,11 @@ int64_t ProcessModel::loopCycles(scf::ForOp loop) {
         lc.opCounts[kind] = v.first;
       }
       iter = std::max<int64_t>(1, w.maxArrival);
+      lc.ownCycles = iter;
     } else {
       // One state to enter/leave the body's loops, copies run one after another.
       iter = r.unroll * seqBlock(*loop.getBody()) + 1;
+      lc.ownCycles = r.unroll * straightCycles.lookup(loop.getBody()) + 1;
     }
     lc.iterCycles = iter;
     lc.cycles = iters * iter;
@@ -575,7 +622,90 @@ int64_t ProcessModel::seqBlock(Block &block) {
     slot.first = std::max(slot.first, v.first);
     slot.second = v.second;
   }
+  straightCycles[&block] = w.maxArrival;
   return t + w.maxArrival;
+}
+
+/// Whether the iterations of a sequential loop may differ in cycles: an
+/// scf.if holding loops (outside any pipeline) runs in some of them only.
+bool ProcessModel::unevenLoop(scf::ForOp loop) {
+  if (auto it = uneven.find(loop); it != uneven.end())
+    return it->second;
+  const ResolvedLoop &r = resolved[loop];
+  bool found = false;
+  if (!r.pipelined && !result.loops[r.id].flatIters)
+    loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto inner = dyn_cast<scf::ForOp>(op); inner && resolved[inner].pipelined)
+        return WalkResult::skip();
+      if (isa<scf::IfOp>(op) && opCycles.count(op)) { // seqBlock weighted it: it holds loops
+        found = true;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+  uneven[loop] = found;
+  return found;
+}
+
+int64_t ProcessModel::knownCycles(Block &block, Known &known) {
+  int64_t t = 0;
+  for (Operation &op : block.without_terminator()) {
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      t += knownLoopCycles(loop, known);
+    } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      auto it = opCycles.find(ifOp);
+      if (it == opCycles.end())
+        continue; // no loops inside: in the straight-line path
+      auto cond = evalInt(ifOp.getCondition(), known);
+      if (!cond)
+        t += it->second;
+      else if (*cond)
+        t += knownCycles(ifOp.getThenRegion().front(), known);
+      else if (!ifOp.getElseRegion().empty())
+        t += knownCycles(ifOp.getElseRegion().front(), known);
+    }
+  }
+  return t + straightCycles.lookup(&block);
+}
+
+int64_t ProcessModel::knownLoopCycles(scf::ForOp loop, Known &known) {
+  if (!unevenLoop(loop))
+    return opCycles.lookup(loop);
+  std::vector<int64_t> starts = iterationStarts(loop, known, 0);
+  return starts.empty() ? opCycles.lookup(loop) : starts.back();
+}
+
+/// The start of each iteration of an uneven sequential loop started at `t`,
+/// and its end last (trip + 1 entries), as the simulator runs it: `unroll`
+/// copies after each other, one cycle per group to enter and leave the
+/// loops inside. Empty when the enumeration budget runs out.
+std::vector<int64_t> ProcessModel::iterationStarts(scf::ForOp loop, Known &known, int64_t t) {
+  const ResolvedLoop &r = resolved[loop];
+  Bounds b = r.bounds;
+  Value iv = loop.getInductionVar();
+  std::optional<int64_t> saved;
+  if (auto it = known.find(iv); it != known.end())
+    saved = it->second;
+  std::vector<int64_t> starts;
+  starts.reserve(b.trip + 1);
+  for (int64_t n = 0; n < b.trip; ++n) {
+    if ((enumBudget -= 1) < 0) {
+      starts.clear();
+      break;
+    }
+    starts.push_back(t);
+    known[iv] = b.lb + n * b.step;
+    t += knownCycles(*loop.getBody(), known);
+    if ((n + 1) % r.unroll == 0 || n + 1 == b.trip)
+      t += 1;
+  }
+  if (!starts.empty() || b.trip == 0)
+    starts.push_back(t);
+  if (saved)
+    known[iv] = *saved;
+  else
+    known.erase(iv);
+  return starts;
 }
 
 } // namespace ming::cost

@@ -138,8 +138,17 @@ struct WalkSummary {
 };
 /// What one process's estimates share whatever the configuration: the walk
 /// of each pipelined body per unroll factor, and how often each scf.if holds.
+/// The timing of one pipelined body whose unrolled copies start
+/// floor(k * II / unroll) cycles apart: its depth and first push.
+struct SlotTiming {
+  int64_t depth = 0;
+  std::optional<int64_t> firstEvent;
+};
+
 struct WalkCache {
   std::map<std::pair<Operation *, int64_t>, WalkSummary> walks;
+  /// By loop, unroll and II.
+  std::map<std::tuple<Operation *, int64_t, int64_t>, SlotTiming> timings;
   llvm::DenseMap<Operation *, double> ifProbability;
   /// Whether a block reaches an event (push or pull mode) for given values of
   /// the induction variables around it: the first/last event searches try
@@ -179,8 +188,15 @@ private:
   int64_t seqBlock(Block &block);
   int64_t loopCycles(scf::ForOp loop);
   void markScattered(mlir::scf::ForOp loop, int64_t unroll, Counters &c);
+  // Sequential code run with known induction variables: an scf.if holding
+  // loops costs its taken branch, not its frequency-weighted average.
+  bool unevenLoop(scf::ForOp loop);
+  int64_t knownCycles(Block &block, Known &known);
+  int64_t knownLoopCycles(scf::ForOp loop, Known &known);
+  std::vector<int64_t> iterationStarts(scf::ForOp loop, Known &known, int64_t t);
   scf::ForOp perfectInner(scf::ForOp loop);
   void pipelineCost(scf::ForOp loop, LoopCost &lc);
+  SlotTiming slotTiming(scf::ForOp loop, int64_t ii);
   double ifProbability(scf::IfOp op);
   double countIfProbability(scf::IfOp op);
   std::optional<double> countJointFraction(ArrayRef<std::pair<Value, bool>> conds);
@@ -190,6 +206,15 @@ private:
   std::optional<int64_t> findFirst(Block &block, Known &known, int64_t t);
   std::optional<int64_t> findLast(Block &block, Known &known, int64_t t);
   bool reaches(Block &block, Known &known);
+  // What a process pushes after its last pull of one port (the pulls are
+  // `events`): the elements on the output whose holders are `pushes`.
+  bool burstAfterLastPull(Block &block, Known &known, int64_t t,
+                          const llvm::DenseSet<Operation *> &pushes, int64_t &count,
+                          std::optional<int64_t> &first, std::optional<int64_t> slot = {});
+  bool fillBeforeFirstPush(Block &block, Known &known, int64_t t,
+                           const llvm::DenseSet<Operation *> &pushes, int64_t &count, int64_t &last,
+                           std::optional<int64_t> slot = {});
+  int64_t portElements(BlockArgument port);
   bool searchReaches(Block &block, Known &known);
   std::optional<int64_t> searchIters(scf::ForOp loop, Known &known, int64_t lo, int64_t hi, bool backwards,
                                      llvm::function_ref<bool(int64_t)> test);
@@ -209,6 +234,8 @@ private:
   llvm::DenseMap<Operation *, unsigned> loopIds;
   llvm::DenseMap<Operation *, ResolvedLoop> resolved;
   llvm::DenseMap<Operation *, int64_t> opCycles;     // memo: one execution of a loop / if
+  llvm::DenseMap<Block *, int64_t> straightCycles;   // critical path of a block's straight-line ops
+  llvm::DenseMap<Operation *, bool> uneven;          // memo of unevenLoop
   llvm::DenseMap<Operation *, int64_t> pushOffset;   // pipelined loop -> cycles to its first event
   llvm::DenseSet<Operation *> eventAncestors;        // ops holding a push (or sink store)
   llvm::DenseSet<Operation *> pullAncestors;         // ops holding a pull
@@ -241,6 +268,7 @@ public:
   llvm::DenseMap<Value, int64_t> opaque; // unknown index values -> key id
   int64_t maxArrival = 0;
   std::optional<int64_t> firstEvent;     // arrival of the first push / sink store
+  int64_t pullBase = 0;                  // start of the unrolled copy being walked
   /// An unrolled accumulation timed as a tree (walkFor): the latest arrival
   /// of its terms, how many there are, and the latency of one tree level.
   struct Chain {

@@ -47,7 +47,7 @@ void Walker::walkBlock(Block &block, Counters &c) {
       if (auto p = m.portArg(pull.getPort()))
         c.ports[*p] += 1;
       const int64_t fifo = m.options.target->fifoLatency;
-      int64_t a = fifo;
+      int64_t a = pullBase + fifo;
       if (pull.getLane())
         a = std::max(a, arr(pull.getLane()) + fifo);
       define(pull.getValue(), a, -1);

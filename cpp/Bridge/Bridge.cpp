@@ -85,7 +85,10 @@ static DseProblem convert(const dse::Problem &p) {
     for (const dse::Candidate &c : n.candidates)
       node.candidates.push_back(DseCandidate{c.cycles, c.fill, c.pre, c.tail, c.dsp, c.bram18k,
                                              toRust(c.lanesIn), toRust(c.lanesOut),
-                                             toRust(c.tailIn)});
+                                             toRust(c.tailIn), toRust(c.burstOut),
+                                             toRust(c.burstElements), toRust(c.burstLead),
+                                             toRust(c.pullCycles), toRust(c.fillElements),
+                                             toRust(c.fillTime), toRust(c.inElements)});
     out.nodes.push_back(std::move(node));
   }
   for (const dse::Edge &e : p.edges)

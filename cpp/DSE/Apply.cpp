@@ -185,6 +185,12 @@ void recordAttrs(dfg::ProcessOp process, const cost::ProcessCost &c) {
                        directives::LoopEstimateAttr::get(b.getContext(), lc.ii, lc.depth));
     else if (lc.flatIters)
       lc.loop->setAttr(directives::kFlattened, b.getUnitAttr());
+    else if (lc.ownCycles > 1)
+      // A sequential loop: what each group of its copies takes outside the
+      // loops inside, its straight-line code (an f32 accumulation 5 cycles
+      // an iteration).
+      lc.loop->setAttr(directives::kLoopEstimate,
+                       directives::LoopEstimateAttr::get(b.getContext(), lc.ownCycles, lc.ownCycles));
   }
 }
 

@@ -97,6 +97,15 @@ Candidate figures(dfg::ProcessOp process, const Point &p) {
   info.pre = c.pre;
   info.tail = c.tail;
   info.tailIn = c.tailIn;
+  for (const cost::Burst &b : c.bursts) {
+    info.burstOut.push_back(b.out);
+    info.burstElements.push_back(b.elements);
+    info.burstLead.push_back(b.lead);
+  }
+  info.pullCycles = c.pullCycles;
+  info.fillElements = c.fillElements;
+  info.fillTime = c.fillTime;
+  info.inElements = c.inElements;
   info.dsp = c.dsp;
   info.bram18k = c.bram18k;
   for (unsigned a = 0; a < process.getNumArguments(); ++a) {

@@ -51,6 +51,123 @@ pub(crate) fn tail_of(c: &DseCandidate, port: u32) -> i64 {
     c.tail_in.get(port as usize).copied().unwrap_or(c.tail)
 }
 
+/// Cycles `c` needs, once a burst of `elements` starts to reach its input
+/// `port`, to pull it and end (cost::burstDrain, the same arithmetic).
+pub(crate) fn burst_drain(c: &DseCandidate, port: u32, elements: i64) -> i64 {
+    let rate = c.pull_cycles.get(port as usize).copied().unwrap_or(0.0);
+    ((elements - 1) as f64 * rate - 1e-9).ceil() as i64 + tail_of(c, port)
+}
+
+/// The share of its producer's output span after which `c` has, on input
+/// `port`, the last element it pulls before its first output (cost::fillShare);
+/// None when it pulls none there first. The elements do not depend on the
+/// candidate; the least share any candidate has keeps the bound valid.
+pub(crate) fn fill_share(candidates: &[DseCandidate], port: u32) -> Option<f64> {
+    let share = |c: &DseCandidate| -> Option<f64> {
+        let l = *c.fill_elements.get(port as usize)?;
+        let n = c.in_elements.get(port as usize).copied().unwrap_or(0);
+        if l < 1 {
+            return None;
+        }
+        Some(if l <= 1 || n <= 1 { 0.0 } else { ((l - 1) as f64 / (n - 1) as f64).min(1.0) })
+    };
+    candidates.iter().map(share).try_fold(f64::INFINITY, |m, s| s.map(|s| m.min(s)))
+}
+
+fn fill_time(c: &DseCandidate, port: u32) -> i64 {
+    c.fill_time.get(port as usize).copied().unwrap_or(0)
+}
+
+/// A time of the graph recursion in whole cycles, as the cost model reports
+/// it (cost::estimateGraph): a window's first rows arrive at a share of their
+/// producer's span, so times are real numbers; the cycle a time falls in.
+pub(crate) fn whole_cycles(t: f64) -> f64 {
+    (t - 1e-6).ceil()
+}
+
+/// A burst of node `origin` (its candidates' burst lists, entry `burst`) as it
+/// reaches an input port: its elements in that port's units, and how many
+/// processes passed it on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Reach {
+    pub origin: usize,
+    pub burst: usize,
+    pub elements: i64,
+    pub hops: u32,
+}
+
+/// Processes a burst is passed on through at most (cost::kBurstPasses).
+const MAX_PASSES: u32 = 2;
+
+/// Per node and stream input port, the bursts that reach it
+/// (cost::burstsReaching): its producer's own on that channel, and those
+/// reaching the producer's inputs passed on, scaled by the channels'
+/// elements. Every figure used does not depend on the candidate; the fewest
+/// elements any candidate has keeps the bounds valid for all.
+pub(crate) fn burst_reach(g: &DseProblem) -> Vec<Vec<Vec<Reach>>> {
+    let nodes = &g.nodes;
+    let n = nodes.len();
+    let totals = |v: usize| nodes[v].candidates.first().map(|c| c.in_elements.clone()).unwrap_or_default();
+    let mut reach: Vec<Vec<Vec<Reach>>> = (0..n).map(|v| vec![Vec::new(); totals(v).len()]).collect();
+    // Kahn's order, as the cost model's.
+    let mut indeg = vec![0usize; n];
+    for e in &g.edges {
+        indeg[e.to as usize] += 1;
+    }
+    let mut ready: std::collections::VecDeque<usize> = (0..n).filter(|&v| indeg[v] == 0).collect();
+    let mut placed = vec![false; n];
+    while let Some(v) = ready.pop_front().or_else(|| (0..n).find(|&v| !placed[v])) {
+        if placed[v] {
+            continue;
+        }
+        placed[v] = true;
+        for e in g.edges.iter().filter(|e| e.to as usize == v) {
+            let (q, j) = (e.from as usize, e.to_port as usize);
+            let Some(&elements) = totals(v).get(j) else { continue };
+            let mut into = std::mem::take(&mut reach[v][j]);
+            let mut add = |r: Reach| {
+                if r.elements < 2 {
+                    return;
+                }
+                match into.iter_mut().find(|h| h.origin == r.origin && h.burst == r.burst) {
+                    Some(h) => {
+                        h.elements = h.elements.max(r.elements);
+                        h.hops = h.hops.min(r.hops);
+                    }
+                    None => into.push(r),
+                }
+            };
+            if let Some(first) = nodes[q].candidates.first() {
+                for b in 0..first.burst_out.len() {
+                    if first.burst_out[b] == i64::from(e.from_port) {
+                        let least = nodes[q].candidates.iter().map(|c| c.burst_elements.get(b).copied().unwrap_or(0)).min().unwrap_or(0);
+                        add(Reach { origin: q, burst: b, elements: least, hops: 0 });
+                    }
+                }
+            }
+            let q_totals = totals(q);
+            for (i, list) in reach[q].iter().enumerate() {
+                let total = q_totals.get(i).copied().unwrap_or(0);
+                if total < 1 {
+                    continue;
+                }
+                for r in list.iter().filter(|r| r.hops < MAX_PASSES) {
+                    add(Reach { elements: (r.elements as f64 * elements as f64 / total as f64) as i64, hops: r.hops + 1, ..*r });
+                }
+            }
+            reach[v][j] = into;
+        }
+        for e in g.edges.iter().filter(|e| e.from as usize == v) {
+            let to = e.to as usize;
+            indeg[to] = indeg[to].saturating_sub(1);
+            if indeg[to] == 0 && !placed[to] {
+                ready.push_back(to);
+            }
+        }
+    }
+    reach
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Objective {
     /// The last finish of the graph-latency recursion (cost model).
@@ -235,12 +352,18 @@ fn run(
         //   FO_p >= F_p,  FO_p >= A_p + F_p - pre_p
         //   T_p  >= C_p,  T_p  >= A_p + C_p - pre_p,
         //   T_to >= T_from + tail_to (of the input port the edge feeds)
+        //   T_to >= T_o - lead_b + drain_to(b) per burst b of a node o that
+        //            reaches the edge (burst_reach)
+        //   FO_to >= (1 - s) FO_from + s T_from + F_to - fill_to, and the
+        //   same for T_to with C_to, s the share of the producer's output
+        //   span before the last element `to` pulls ahead of its first output
         //   L    >= T_p.
         // Every bound is monotone, so for a fixed choice the least solution
         // is the recursion's value, and minimising L reaches it on the
         // critical chain: the optimum is exactly the model's graph latency.
         let l = pb.add_column(1.0, 0..);
         latency = Some(next);
+        let reach = burst_reach(problem.graph);
         let a: Vec<_> = nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
         let fo: Vec<_> = nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
         let t: Vec<_> = nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
@@ -267,6 +390,19 @@ fn run(
             let port = e.to_port;
             finish.extend(chosen(to, &|c| tail_of(c, port)));
             pb.add_row(0.., finish);
+            if let Some(s) = fill_share(&nodes[to].candidates, port) {
+                for (var, field) in [(fo[to], (|c: &DseCandidate| c.fill) as fn(&DseCandidate) -> i64), (t[to], |c| c.cycles)] {
+                    let mut row = vec![(var, 1.0), (fo[from], -(1.0 - s)), (t[from], -s)];
+                    row.extend(chosen(to, &|c| field(c) - fill_time(c, port)));
+                    pb.add_row(0.., row);
+                }
+            }
+            for r in reach[to].get(port as usize).into_iter().flatten() {
+                let mut row = vec![(t[to], 1.0), (t[r.origin], -1.0)];
+                row.extend(chosen(r.origin, &|c| -c.burst_lead[r.burst]));
+                row.extend(chosen(to, &|c| burst_drain(c, port, r.elements)));
+                pb.add_row(0.., row);
+            }
         }
     }
     let mut model = pb
@@ -340,7 +476,7 @@ fn run(
     // the model's graph latency of the choice (its least value, see above);
     // the sum is the chosen cycles.
     let value = match goal {
-        Goal::Latency(Objective::Dataflow) => latency.map_or(0.0, |l| values[l]).round(),
+        Goal::Latency(Objective::Dataflow) => whole_cycles(latency.map_or(0.0, |l| values[l])),
         Goal::Latency(Objective::Sum) => choice.iter().zip(nodes).map(|(&c, n)| cycles(&n.candidates[c])).sum(),
         Goal::Dsp | Goal::Bram => solved.objective_value(),
     };
@@ -383,6 +519,13 @@ mod tests {
             lanes_in: vec![lanes_in],
             lanes_out: vec![lanes_out],
             tail_in: vec![],
+            burst_out: vec![],
+            burst_elements: vec![],
+            burst_lead: vec![],
+            pull_cycles: vec![],
+            fill_elements: vec![],
+            fill_time: vec![],
+            in_elements: vec![],
         }
     }
 
@@ -413,20 +556,31 @@ mod tests {
                 let n = nodes.len();
                 // The graph is acyclic, so n rounds over the nodes reach the
                 // fixpoint in any order.
-                let (mut a, mut fo, mut t) = (vec![0i64; n], vec![0i64; n], vec![0i64; n]);
+                let reach = burst_reach(problem.graph);
+                let (mut a, mut fo, mut t) = (vec![0f64; n], vec![0f64; n], vec![0f64; n]);
                 for _ in 0..n {
                     for p in 0..n {
                         let c = cand(p);
                         let into = problem.graph.edges.iter().filter(|e| e.to as usize == p);
-                        a[p] = into.clone().map(|e| fo[e.from as usize]).max().unwrap_or(0);
-                        fo[p] = c.fill.max(a[p] + c.fill - c.pre);
-                        t[p] = c.cycles.max(a[p] + c.cycles - c.pre);
+                        a[p] = into.clone().map(|e| fo[e.from as usize]).fold(0.0, f64::max);
+                        fo[p] = (c.fill as f64).max(a[p] + (c.fill - c.pre) as f64);
+                        t[p] = (c.cycles as f64).max(a[p] + (c.cycles - c.pre) as f64);
                         for e in into {
-                            t[p] = t[p].max(t[e.from as usize] + tail_of(c, e.to_port));
+                            let q = e.from as usize;
+                            t[p] = t[p].max(t[q] + tail_of(c, e.to_port) as f64);
+                            for r in reach[p].get(e.to_port as usize).into_iter().flatten() {
+                                let lead = cand(r.origin).burst_lead[r.burst] as f64;
+                                t[p] = t[p].max(t[r.origin] - lead + burst_drain(c, e.to_port, r.elements) as f64);
+                            }
+                            if let Some(s) = fill_share(&nodes[p].candidates, e.to_port) {
+                                let at = fo[q] + s * (t[q] - fo[q]) - fill_time(c, e.to_port) as f64;
+                                fo[p] = fo[p].max(at + c.fill as f64);
+                                t[p] = t[p].max(at + c.cycles as f64);
+                            }
                         }
                     }
                 }
-                t.into_iter().max().unwrap_or(0) as f64
+                t.into_iter().fold(0.0, f64::max)
             }
         }
     }
@@ -579,6 +733,11 @@ mod tests {
             let n = 3 + rnd(3) as u32;
             let nodes: Vec<DseNode> = (0..n)
                 .map(|i| {
+                    // What does not depend on the candidate: the elements
+                    // before the first output and in all, a trailing burst.
+                    let total = 50 + rnd(200);
+                    let fill = if rnd(2) == 1 { 1 + rnd(total as u64) } else { 0 };
+                    let burst = if rnd(2) == 1 { rnd(total as u64) } else { 0 };
                     let candidates = (0..1 + rnd(3))
                         .map(|_| {
                             let lanes = 1 + rnd(2);
@@ -588,6 +747,13 @@ mod tests {
                             if rnd(2) == 1 {
                                 c.tail_in = (0..2).map(|_| c.tail + rnd(80)).collect();
                             }
+                            c.in_elements = vec![total; 2];
+                            c.fill_elements = vec![fill; 2];
+                            c.fill_time = vec![rnd(c.fill as u64 + 1); 2];
+                            c.pull_cycles = vec![rnd(8) as f64 / 4.0; 2];
+                            c.burst_out = vec![0];
+                            c.burst_elements = vec![burst];
+                            c.burst_lead = vec![rnd(c.cycles as u64)];
                             c
                         })
                         .collect();
@@ -604,7 +770,8 @@ mod tests {
             for objective in [Objective::Dataflow, Objective::Sum] {
                 match (solve(&p, objective, None), brute_force(&p, objective)) {
                     (Ok(s), Some(best)) => {
-                        assert!((s.objective - best).abs() < 1e-6, "round {round}: {} vs {best}", s.objective);
+                        let whole = if objective == Objective::Dataflow { whole_cycles(best) } else { best };
+                        assert_eq!(s.objective, whole, "round {round}: {:?} evaluates to {}", s.choice, evaluate(&p, &s.choice, objective));
                         assert!((evaluate(&p, &s.choice, objective) - best).abs() < 1e-6);
                     }
                     (Err(DseError::Infeasible { .. }), None) => {}

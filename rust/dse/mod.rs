@@ -401,6 +401,13 @@ mod tests {
             lanes_in: vec![lanes],
             lanes_out: vec![lanes],
             tail_in: vec![],
+            burst_out: vec![],
+            burst_elements: vec![],
+            burst_lead: vec![],
+            pull_cycles: vec![],
+            fill_elements: vec![],
+            fill_time: vec![],
+            in_elements: vec![],
         };
         ffi::DseProblem {
             graph: "g".into(),

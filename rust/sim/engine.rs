@@ -413,6 +413,14 @@ impl<'d> Sim<'d> {
         if !pushes.is_empty() || last {
             pr.pending.push_back((issue + run.push_latency(), pushes));
         }
+        if last {
+            // The process ends once its last slot has moved its words, one a
+            // cycle per port, even when its pushes leave before.
+            let end = issue - run.offset(pr.u) + run.depth.max(run.span(&prog.ports)) - 1;
+            if end > issue + run.push_latency() {
+                pr.pending.push_back((end, Vec::new()));
+            }
+        }
         if last_iter {
             pr.stats.slots += 1;
         }

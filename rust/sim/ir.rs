@@ -125,7 +125,9 @@ impl Reader {
         if t.flattened {
             return Timing::Flattened;
         }
-        Timing::Sequential { unroll }
+        // A sequential loop: the DSE's estimate (ii = depth) is what each
+        // group of copies takes outside its inner loops.
+        Timing::Sequential { unroll, own: t.estimate.map(|(_, depth)| depth.max(0) as u64) }
     }
 
     fn block(&mut self, block: BlockRef, inside_pipeline: bool) -> Result<Vec<Stmt>, ProgramError> {

@@ -14,10 +14,14 @@
 //! - loops marked `ming.flattened` around a pipeline continue it: the
 //!   first slot of the next outer iteration follows the last one by II;
 //! - any other sequence of pipelines drains: the next pipeline starts `depth`
-//!   cycles after the last issue of the previous one, plus one cycle per
-//!   iteration of a sequential loop around it (the cost model's `+1`);
-//! - a sequential loop without loops inside runs one iteration per cycle
-//!   (one slot of depth 1 each), as does I/O outside any loop.
+//!   cycles after the last issue of the previous one (at least the cycles
+//!   its last slot's words take through a port, one a cycle), plus one cycle
+//!   per iteration of a sequential loop around it (the cost model's `+1`);
+//! - a sequential loop takes, per group of `unroll` iterations, the cycles
+//!   the DSE found outside its inner loops (its estimate): a body without
+//!   loops is one slot of that latency, the next group after it; otherwise
+//!   they follow the group (1 without an estimate), less the straight-line
+//!   I/O slots already taken; I/O outside any loop is a slot of depth 1.
 use std::fmt;
 
 /// What a process argument is.
@@ -94,7 +98,11 @@ pub enum Timing {
     Pipelined { ii: u64, depth: u64, unroll: u64 },
     /// Flattened with the pipeline inside (no drain between its iterations).
     Flattened,
-    Sequential { unroll: u64 },
+    /// `own`: the cycles of each group of `unroll` iterations outside the
+    /// loops inside (the DSE's estimate): all of it for a body without loops
+    /// (the critical path of those copies), else its straight-line code and
+    /// the state entering the loops (1 without an estimate).
+    Sequential { unroll: u64, own: Option<u64> },
     /// Inside a pipeline: fully unrolled, no time of its own.
     Unrolled,
 }
@@ -199,6 +207,20 @@ impl Run {
         u as u64 * self.ii / self.spread.max(1)
     }
 
+    /// Cycles a slot takes at least to move its words: one word per cycle
+    /// through each stream port (the cost model's port-limited last
+    /// iteration).
+    pub fn span(&self, ports: &[Port]) -> u64 {
+        let words = |(p, n): (u32, u32)| {
+            let lanes = match ports.get(p as usize) {
+                Some(Port::In { lanes } | Port::Out { lanes }) => u64::from((*lanes).max(1)),
+                _ => return 0,
+            };
+            u64::from(n).div_ceil(lanes)
+        };
+        self.pulls().into_iter().chain(self.pushes()).map(words).max().unwrap_or(0)
+    }
+
     /// Cycles from an iteration's start to its pushes: the slot's last
     /// iteration pushes at the slot's last stage (issue + depth - 1), the
     /// others as many cycles earlier as they started.
@@ -280,7 +302,7 @@ impl Program {
         for r in &self.runs {
             issue += r.first_delay;
             issue += r.delay * (r.count - 1);
-            end = issue + r.depth;
+            end = issue + r.depth.max(r.span(&self.ports));
         }
         end
     }
@@ -531,7 +553,9 @@ impl<'b> Unfold<'b> {
                 self.program.push(1, Pace { first_delay: d, delay: ii, depth, ii, spread: unroll }, &iters);
             }
         }
-        self.pending = depth;
+        // The next code waits for the last slot's port accesses too.
+        let span = self.program.runs.last().map_or(0, |r| r.span(&self.body.ports));
+        self.pending = depth.max(span);
         self.last_pipeline = Some(l.id);
         Ok(())
     }
@@ -546,22 +570,26 @@ impl<'b> Unfold<'b> {
         })
     }
 
-    /// One slot of depth 1 for I/O outside pipelines (sequential code).
-    fn straight(&mut self, stmts: &[Stmt]) -> Result<(), ProgramError> {
+    /// One slot of depth 1 for I/O outside pipelines (sequential code);
+    /// whether there was any.
+    fn straight(&mut self, stmts: &[Stmt]) -> Result<u64, ProgramError> {
         self.count(stmts)?;
         let io = self.take_io();
         if io.is_empty() {
-            return Ok(());
+            return Ok(0);
         }
         let d = self.slot_delay(false, 1);
         self.program.push(1, Pace { first_delay: d, delay: 1, depth: 1, ii: 1, spread: 1 }, &[io]);
         self.pending = 1;
         self.last_pipeline = None;
-        Ok(())
+        Ok(1)
     }
 
-    fn seq(&mut self, stmts: &[Stmt]) -> Result<(), ProgramError> {
+    /// Unfolds `stmts`; the slots of straight-line I/O among them (a cycle
+    /// each), not counting those of the branches and loops inside.
+    fn seq(&mut self, stmts: &[Stmt]) -> Result<u64, ProgramError> {
         let mut straight: Vec<Stmt> = Vec::new();
+        let mut slots = 0;
         for s in stmts {
             match s {
                 Stmt::Pull(_) | Stmt::Push(_) => straight.push(s.clone()),
@@ -570,17 +598,17 @@ impl<'b> Unfold<'b> {
                         straight.push(s.clone());
                         continue;
                     }
-                    self.straight(&std::mem::take(&mut straight))?;
+                    slots += self.straight(&std::mem::take(&mut straight))?;
                     let taken = self.value(*cond, "an scf.if condition")? != 0;
                     self.seq(if taken { then } else { otherwise })?;
                 }
                 Stmt::Loop(l) => {
-                    self.straight(&std::mem::take(&mut straight))?;
+                    slots += self.straight(&std::mem::take(&mut straight))?;
                     self.run_loop(l)?;
                 }
             }
         }
-        self.straight(&straight)
+        Ok(slots + self.straight(&straight)?)
     }
 
     fn run_loop(&mut self, l: &Loop) -> Result<(), ProgramError> {
@@ -597,39 +625,44 @@ impl<'b> Unfold<'b> {
                 Ok(())
             }
             // Outside a pipeline only by hand: straight-line code.
-            Timing::Unrolled => self.straight(std::slice::from_ref(&Stmt::Loop(l.clone()))),
-            Timing::Sequential { unroll } => {
+            Timing::Unrolled => self.straight(std::slice::from_ref(&Stmt::Loop(l.clone()))).map(|_| ()),
+            Timing::Sequential { unroll, own } => {
                 let (lb, ub, step) = self.range(l)?;
                 let u = if unroll == 0 { Self::trip(lb, ub, step).max(1) } else { unroll };
                 let leaf = !has_loop(&l.body);
                 let mut i = lb;
                 let mut k = 0u64;
+                let mut slots = 0;
                 while i < ub {
                     self.env[l.var] = i;
                     if leaf {
-                        // The u copies of a loop-free body are one straight-line block per cycle.
+                        // The u copies of a loop-free body are one straight-line block.
                         self.count(&l.body)?;
                     } else {
-                        self.seq(&l.body)?;
+                        slots += self.seq(&l.body)?;
                     }
                     i += step;
                     k += 1;
                     if k % u == 0 || i >= ub {
                         if leaf {
                             let io = self.take_io();
+                            let l = own.unwrap_or(1).max(1);
                             if io.is_empty() {
-                                self.pending += 1;
+                                self.pending += l;
                             } else {
                                 let d = self.slot_delay(false, 1);
-                                self.program.push(1, Pace { first_delay: d, delay: 1, depth: 1, ii: 1, spread: 1 }, &[io]);
-                                self.pending = 1;
+                                self.program.push(1, Pace { first_delay: d, delay: l, depth: l, ii: l, spread: 1 }, &[io]);
+                                self.pending = l;
                                 self.last_pipeline = None;
                             }
                         } else {
-                            // The state that enters and leaves the inner loops.
-                            self.pending += 1;
+                            // The state that enters and leaves the inner loops,
+                            // and the straight-line code the I/O slots (a
+                            // cycle each) did not take.
+                            self.pending += own.map_or(1, |c| c.saturating_sub(slots));
                             self.last_pipeline = None;
                         }
+                        slots = 0;
                     }
                 }
                 Ok(())
@@ -703,7 +736,7 @@ mod tests {
         assert_eq!((flat.runs.len(), flat.slots(), flat.cycles_alone()), (1, 12, 16));
         // Sequential: each outer iteration issues 4 slots, then drains (depth 5)
         // and pays the state of the outer loop (+1): issues 0-3, 9-12, 18-21; ends at 26.
-        let seq = unfold(&body(vec![lp(0, 0, 2, Timing::Sequential { unroll: 1 }, vec![inner(1)])], 2)).expect("unfolds");
+        let seq = unfold(&body(vec![lp(0, 0, 2, Timing::Sequential { unroll: 1, own: None }, vec![inner(1)])], 2)).expect("unfolds");
         assert_eq!((seq.slots(), seq.cycles_alone()), (12, 26));
     }
 

@@ -187,12 +187,14 @@ module {
   // Unrolled by 4 on 4 lanes, 4 reads per iteration at addresses the data
   // computes: a cyclic split would not spread them (any bank may get all
   // four), so even with auto-partition the ROM stays one bank and its two
-  // ports give II 2: 15 * 2 + 4 = 34.
-  // HYPO: remark: L0: trip=64 unroll=4 pipelined ii=2 (memory @table (data addresses)) depth=4 cycles=34
+  // ports give II 2. Copies 2 and 3 issue a cycle after copies 0 and 1 (the
+  // ports' second cycle): depth 4 + 1 = 5, 15 * 2 + 5 = 35.
+  // HYPO: remark: L0: trip=64 unroll=4 pipelined ii=2 (memory @table (data addresses)) depth=5 cycles=35
   // HYPO: remark: rom @table 2048x16b banks=1 words=2048 bram bram18k=2
   // Fully unrolled, the one iteration still takes the 64 reads' 32 cycles on
-  // two ports (more than its depth 4 and its 16 pulls on 4 lanes).
-  // FULL: remark: L0: trip=64 unroll=64 pipelined ii=32 (memory @table (data addresses)) depth=4 cycles=32
+  // two ports (more than its 16 pulls on 4 lanes); the last two reads issue
+  // in cycle 31: depth 31 + 4 = 35.
+  // FULL: remark: L0: trip=64 unroll=64 pipelined ii=32 (memory @table (data addresses)) depth=35 cycles=35
   dfg.process @lookup(%in: !dfg.in<i32>, %out: !dfg.out<i16>) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

@@ -10,15 +10,15 @@
 // ONE: dfg.channel<i8, lanes = 1, depth = 2>
 
 // Four lanes end to end; the loops unrolled so that each iteration moves a
-// multiple of four elements (16 per iteration at II 4 saves relu's fill).
-// relu pulls at once (pre 0); its last slot issues at 12 and its last word
-// (copies 12..15) is read by copy 12, at 12 + 12 * 4 / 16 = 15: tail 1.
+// multiple of four elements: 4 per iteration at II 1, relu 16 iterations of
+// depth 3, 18 cycles, its last pull at 15: tail 3. 16 per iteration at II 4
+// takes as long: its copies pull a word a cycle (copy 12 at 3), 6 deep.
 // FOUR-LABEL: dfg.process @load(%{{.*}}: memref<64xi8>, %{{.*}}: !dfg.out<i8, lanes = 4>)
-// FOUR:       } {ming.loop = #ming.loop<ii = 1, unroll = 8>
+// FOUR:       } {ming.loop = #ming.loop<ii = 1, unroll = 4>
 // FOUR-LABEL: dfg.process @relu(%{{.*}}: !dfg.in<i8, lanes = 4>, %{{.*}}: !dfg.out<i8, lanes = 4>)
-// FOUR-SAME:  ming.estimate = #ming.estimate<cycles = 16, first_output = 3, pre = 0, tail = 1, dsp = 0, bram18k = 0, ii = 4, unroll = {L0 = 16 : i64}>
+// FOUR-SAME:  ming.estimate = #ming.estimate<cycles = 18, first_output = 3, pre = 0, tail = 3, dsp = 0, bram18k = 0, ii = 1, unroll = {L0 = 4 : i64}>
 // FOUR:       dfg.pull %{{.*}} : !dfg.in<i8, lanes = 4>
-// FOUR:       } {ming.loop = #ming.loop<ii = 1, unroll = 16>, ming.loop_estimate = #ming.loop_estimate<ii = 4, depth = 3>}
+// FOUR:       } {ming.loop = #ming.loop<ii = 1, unroll = 4>, ming.loop_estimate = #ming.loop_estimate<ii = 1, depth = 3>}
 // FOUR-LABEL: dfg.process @store(%{{.*}}: !dfg.in<i8, lanes = 4>, %{{.*}}: memref<64xi8>)
 // FOUR-LABEL: dfg.graph @relu_graph
 // FOUR:       dfg.channel<i8, lanes = 4, depth = 2>

@@ -20,7 +20,7 @@
 
 // FOUR-LABEL: dfg.process @relu(%{{.*}}: !dfg.in<i8, lanes = 4>, %{{.*}}: !dfg.out<i8, lanes = 4>)
 // FOUR-LABEL: dfg.graph @relu_graph
-// FOUR-SAME:  ming.design = #ming.design<cycles = 21, dsp = 0, bram18k = 0, objective = "dataflow", status = "optimal">
+// FOUR-SAME:  ming.design = #ming.design<cycles = 22, dsp = 0, bram18k = 0, objective = "dataflow", status = "optimal">
 
 // ONE-NOT:    lanes = {{[2-9]}}
 // ONE-LABEL:  dfg.graph @relu_graph

@@ -163,6 +163,19 @@ struct TestCostModel : ming::impl::TestCostModelBase<TestCostModel> {
       << " pre=" << pc.pre << " tail=" << pc.tail;
     for (const std::string &note : pc.notes)
       d << " [" << note << "]";
+    // Per stream port, what the graph latency takes from the producers' pace
+    // (docs/cost-model.md, "Graph latency").
+    if (!pc.fillElements.empty()) {
+      InFlightDiagnostic p = process.emitRemark();
+      p << "ports @" << process.getSymName() << ":";
+      for (size_t i = 0; i < pc.fillElements.size(); ++i)
+        p << " in" << i << " tail=" << pc.tailIn[i] << " fill=" << pc.fillElements[i] << "/"
+          << pc.inElements[i] << "@" << pc.fillTime[i] << " rate=" << pc.pullCycles[i] << ";";
+      for (const cost::Burst &b : pc.bursts)
+        if (b.elements)
+          p << " out" << b.out << " after in" << b.in << "=" << b.elements << " lead=" << b.lead
+            << ";";
+    }
   }
 };
 

@@ -101,6 +101,10 @@ struct LoopCost {
   bool insidePipeline = false;  // fully unrolled by an enclosing pipeline
   int64_t cycles = 0;           // of one execution of the whole loop
   int64_t iterCycles = 0;       // of one iteration (sequential loops)
+  /// Sequential loops: the cycles of one iteration (group of unrolled
+  /// copies) outside the loops in its body: all of it for a body without
+  /// loops, else its straight-line code and the state entering them.
+  int64_t ownCycles = 0;
   /// A sequential loop whose body is only a pipelined loop (or another such
   /// loop) is flattened with it by Vitis: one pipeline of `flatIters`
   /// iterations at the inner II. 0 when not flattened.
@@ -122,6 +126,20 @@ struct BufferCost {
   int64_t bram18k = 0;
 };
 
+struct Burst {
+  unsigned out = 0, in = 0;
+  int64_t elements = 0, lead = 0;
+};
+
+/// Cycles a consumer needs after a burst of `elements` starts to reach it:
+/// pulling them at `pullCycles` per element, then its tail after the last.
+int64_t burstDrain(int64_t elements, double pullCycles, int64_t tail);
+
+/// The share of its producer's output span after which a consumer has the
+/// `elements`-th of the `total` elements of a channel: (elements - 1) /
+/// (total - 1), its producer's outputs taken as evenly spread.
+double fillShare(int64_t elements, int64_t total);
+
 struct ProcessCost {
   int64_t cycles = 0;       // start to end, inputs and outputs never stalling
   int64_t firstOutput = 0;  // start to first push (sink: first external store)
@@ -137,6 +155,21 @@ struct ProcessCost {
   /// compute loop still has its last padded rows to compute after its last
   /// pixel, which `tail` (the last pull of any port) does not see.
   std::vector<int64_t> tailIn;
+  /// What an output port (ordinal among the stream outputs) pushes after the
+  /// last pull of an input port (ordinal among the stream inputs), in
+  /// program order (a window's padded last row, all of a matmul's outputs),
+  /// and the cycles from the first of those pushes to the end. Its consumer
+  /// works them off at its own pace; the elements do not depend on the
+  /// configuration.
+  std::vector<Burst> bursts;
+  /// Per stream input port: cycles per element of the last pipeline (in
+  /// program order) that pulls it, II / elements an iteration; 0: none.
+  std::vector<double> pullCycles;
+  /// Per stream input port: the elements it pulls before the first push (a
+  /// window's first rows, all of a matmul's input), the time the last of them
+  /// is pulled, and the elements it pulls in all. The first ones come at the
+  /// pace the producer outputs, not at the process's own.
+  std::vector<int64_t> fillElements, fillTime, inElements;
   int64_t dsp = 0, bram18k = 0;
   llvm::SmallVector<LoopCost> loops;     // by id
   llvm::SmallVector<BufferCost> buffers;
@@ -179,6 +212,9 @@ struct NodeCost {
   std::string callee;
   int64_t cycles = 0, firstOutput = 0, pre = 0, tail = 0, dsp = 0, bram18k = 0;
   std::vector<int64_t> tailIn; // ProcessCost::tailIn
+  std::vector<Burst> bursts;   // ProcessCost::bursts
+  std::vector<double> pullCycles;
+  std::vector<int64_t> fillElements, fillTime, inElements;
   /// Absolute times (every process starts at 0, docs/cost-model.md "Graph
   /// latency"): first input available, first output, finish.
   int64_t arrival = 0, firstOut = 0, finish = 0;
@@ -198,6 +234,31 @@ struct GraphCost {
   /// first outputs and finishes that sets the dataflow latency.
   std::vector<unsigned> criticalPath;
 };
+
+/// A burst (ProcessCost::bursts) of node `origin`, as it reaches a consumer:
+/// its elements in the units of the consumer's port, and how many processes
+/// passed it on.
+struct BurstReach {
+  unsigned origin = 0, burst = 0;
+  int64_t elements = 0;
+  unsigned hops = 0;
+};
+
+/// Processes a burst is passed on through at most: a map passes a window's
+/// padded last row on to the next window, which passes it on again. Each
+/// further one adds a row per consumer to the DSE's ILP (DS-CNN's no longer
+/// solved within its time limit) for bounds that seldom decide.
+inline constexpr unsigned kBurstPasses = 2;
+
+/// The bursts reaching a consumer's port from node `q` (index `qIndex`)
+/// through q's output `out`, added to `into`: q's own, and those reaching q's
+/// inputs (`atInputs`) passed on, scaled from q's input elements to the
+/// channel's `elements`, up to kBurstPasses times; the most elements per
+/// burst, none of fewer than 2.
+std::vector<BurstReach> burstsReaching(const NodeCost &q, unsigned out,
+                                       const std::vector<std::vector<BurstReach>> &atInputs,
+                                       int64_t elements, unsigned qIndex,
+                                       std::vector<BurstReach> into);
 
 GraphCost estimateGraph(dfg::GraphOp graph,
                         const std::function<const ProcessCost *(llvm::StringRef)> &lookup,

@@ -46,6 +46,17 @@ struct Candidate {
   /// Per stream input port, in argument order: cycles after its last pull
   /// (cost::ProcessCost::tailIn).
   std::vector<int64_t> tailIn;
+  /// What each stream output pushes after the last pull of each stream
+  /// input (cost::ProcessCost::bursts), in the same order for every
+  /// candidate of a process: the output's ordinal, the elements, the cycles
+  /// from the first of them to the end.
+  std::vector<int64_t> burstOut, burstElements, burstLead;
+  /// Per stream input port: cycles per element pulled (ProcessCost::pullCycles).
+  std::vector<double> pullCycles;
+  /// Per stream input port: the elements pulled before the first output, the
+  /// time the last of them is pulled, the elements pulled in all
+  /// (ProcessCost::fillElements, fillTime, inElements).
+  std::vector<int64_t> fillElements, fillTime, inElements;
   /// Lanes of the stream input ports and of the stream output ports, each in
   /// argument order (memref ports are not listed).
   std::vector<int64_t> lanesIn, lanesOut;

@@ -5,7 +5,10 @@
 //
 //   name                  value                          on
 //   ming.loop             #ming.loop<ii, unroll, label>  scf.for
-//   ming.loop_estimate    #ming.loop_estimate<ii, depth> scf.for (pipelined)
+//   ming.loop_estimate    #ming.loop_estimate<ii, depth> scf.for (pipelined; on a
+//                                                        sequential loop, ii = depth = the
+//                                                        cycles an iteration takes outside
+//                                                        its inner loops)
 //   ming.flattened        unit                           scf.for Vitis flattens
 //   ming.partition        #ming.partition<...>           memref.alloca/get_global
 //   ming.estimate         #ming.estimate<...>            dfg.process
