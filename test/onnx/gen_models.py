@@ -42,7 +42,8 @@ With their elementwise activations quantised as well (per-channel weights;
 Tanh, HardSwish, HardSigmoid and Elu added to onnxruntime's defaults), each
 activation a lookup table in ming: conv_sigmoid_qdq, conv_hardswish_qdq,
 activations_qdq; and a Softmax on integers (a table of exponentials, an
-integer sum and division): gemm_softmax_qdq.
+integer sum and division): gemm_softmax_qdq, and softmax_int8 (int8 in and
+out, TFLite's output scale 1/256).
 
 QCDQ models (Brevitas's export form): `_qcdq`, the per-channel QDQ model with
 float weights quantised in the graph and a Clip on the integers after every
@@ -636,6 +637,31 @@ for _stem in ("conv_relu", "lenet"):
 for _stem, _acts in (("conv_sigmoid", ()), ("conv_hardswish", ("HardSwish",)), ("gemm_softmax", ()),
                      ("activations", ("Tanh", "HardSigmoid", "Elu", "HardSwish"))):
     MODELS[f"{_stem}_qdq"] = (lambda s=_stem, a=_acts: quantized(s, True, a))
+
+
+def softmax_int8():
+    """Softmax between int8 interfaces, as tf2onnx writes TFLite's int8 Softmax
+    (MLPerf Tiny's last layer): int8 x[64x10] -> DequantizeLinear (0.05, 3)
+    -> Softmax -> QuantizeLinear (1/256, -128) -> int8; random int8 rows span
+    most of exp's table."""
+    def scalar(value, dtype, name):
+        return numpy_helper.from_array(np.array(value, dtype), name)
+    nodes = [helper.make_node("DequantizeLinear", ["x", "s", "zp"], ["xd"], name="dequantize"),
+             helper.make_node("Softmax", ["xd"], ["p"], axis=-1, name="softmax"),
+             helper.make_node("QuantizeLinear", ["p", "so", "zo"], ["y"], name="quantize")]
+    graph = helper.make_graph(
+        nodes, "softmax_int8", [helper.make_tensor_value_info("x", TensorProto.INT8, [64, 10])],
+        [helper.make_tensor_value_info("y", TensorProto.INT8, [64, 10])],
+        initializer=[scalar(0.05, np.float32, "s"), scalar(3, np.int8, "zp"),
+                     scalar(1 / 256, np.float32, "so"), scalar(-128, np.int8, "zo")])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
+                          producer_name="ming test/onnx/gen_models.py")
+    m.ir_version = 8
+    onnx.checker.check_model(m, full_check=True)
+    return m
+
+
+MODELS["softmax_int8"] = softmax_int8
 
 
 def main(argv):
