@@ -178,7 +178,7 @@ std::optional<Value> Rewriter::softmax(linalg::GenericOp div, const Quant &q, Ty
   auto intType = dyn_cast<IntegerType>(elementTypeOf(x->q));
   if (!intType || intType.getWidth() != 8)
     return fail("a softmax of a quantised tensor that is not 8-bit"), std::nullopt;
-  // Fraction bits: the row's sum, at most n 2^F, stays below 2^30.
+  // Fraction bits: the row's sum, at most n 2^F, stays at most 2^30.
   int f = 30 - static_cast<int>(llvm::Log2_64_Ceil(static_cast<uint64_t>(n)));
   if (f < 12)
     return fail("a softmax over an axis too long for an i32 sum"), std::nullopt;
@@ -204,7 +204,8 @@ std::optional<Value> Rewriter::softmax(linalg::GenericOp div, const Quant &q, Ty
   AffineMap id = b.getMultiDimIdentityMap(rank);
   AffineMap rowMap = div.getMatchingIndexingMap(div.getDpsInputOperand(1));
   SmallVector<utils::IteratorType> parallel(rank, utils::IteratorType::parallel);
-  auto rowTensor = [&](Type elem) { return RankedTensorType::get(cast<RankedTensorType>(sumF.getType()).getShape(), elem); };
+  ArrayRef<int64_t> rowShape = cast<RankedTensorType>(sumF.getType()).getShape();
+  auto rowTensor = [&](Type elem) { return RankedTensorType::get(rowShape, elem); };
   auto fullTensor = [&](Type elem) { return RankedTensorType::get(rowType.getShape(), elem); };
 
   // The row's max on the integers (dequantising is increasing).
@@ -243,7 +244,9 @@ std::optional<Value> Rewriter::softmax(linalg::GenericOp div, const Quant &q, Ty
              b, loc, TypeRange{fullTensor(outElem)}, ValueRange{e, sum}, ValueRange{ib.empty(x->q, outElem)},
              ArrayRef<AffineMap>{id, rowMap, id}, parallel,
              [&](OpBuilder &nb, Location l, ValueRange args) {
-               auto c = [&](int64_t v) { return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v)).getResult(); };
+               auto c = [&](int64_t v) {
+                 return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v)).getResult();
+               };
                Value num = arith::MulIOp::create(nb, l, arith::ExtSIOp::create(nb, l, i64, args[0]), c(m));
                Value den = arith::ShLIOp::create(nb, l, arith::ExtSIOp::create(nb, l, i64, args[1]), c(k));
                Value quot = arith::DivUIOp::create(nb, l, num, den);
