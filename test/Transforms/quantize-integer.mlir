@@ -845,3 +845,174 @@ func.func @input_scale_one(%x: tensor<1x3xi8>) -> tensor<1x2xi8> {
   } -> tensor<1x2xi8>
   return %yq : tensor<1x2xi8>
 }
+
+// -----
+
+// Softmax over the last axis as IREE writes it (max with its argmax, x - max,
+// exp, sum, exp / sum) between an int8 input (scale 0.25, zp 3) and an int8
+// output of scale 1/256, zp -128 (TFLite's): the max on the i8 values, exp
+// of q - max in [-255, 0] a 256-entry i32 table of round(2^28 exp(0.25 d))
+// (28 fraction bits: a row of 4 sums below 2^30; its last three entries
+// 162814334, 209057743, 2^28, printed in little-endian hex), an i32 sum, and
+// roundeven(e * 2^30 / (sum << 22)) - 128 by an unsigned division whose
+// remainder rounds half to even. No float is left.
+// CHECK-LABEL: func.func @softmax
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%{{.*}} : tensor<2x4xi8>) outs(%{{.*}} : tensor<2x1xi8>)
+// CHECK: arith.maxsi
+// CHECK: %[[EXP:.*]] = arith.constant dense<"0x00000000{{[0-9A-F]*}}7E59B409CFF7750C00000010"> : tensor<256xi32>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x4xi8>, tensor<2x1xi8>) outs(%{{.*}} : tensor<2x4xi32>)
+// CHECK: arith.subi
+// CHECK: tensor.extract %[[EXP]]
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%{{.*}} : tensor<2x4xi32>) outs(%{{.*}} : tensor<2x1xi32>)
+// CHECK: arith.addi
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x4xi32>, tensor<2x1xi32>) outs(%{{.*}} : tensor<2x4xi8>)
+// CHECK: %[[M:.*]] = arith.constant 1073741824 : i64
+// CHECK: arith.muli %{{.*}}, %[[M]] : i64
+// CHECK: %[[K:.*]] = arith.constant 22 : i64
+// CHECK: %[[DEN:.*]] = arith.shli %{{.*}}, %[[K]] : i64
+// CHECK: %[[Q:.*]] = arith.divui %[[NUM:.*]], %[[DEN]] : i64
+// CHECK: arith.remui %[[NUM]], %[[DEN]] : i64
+// CHECK: arith.cmpi eq
+// CHECK: arith.cmpi ugt
+// CHECK: arith.trunci %{{.*}} : i64 to i8
+// CHECK-NOT: {{arith\.[a-z]+f |math\.|sitofp|fptosi}}
+// CHECK: return %{{.*}} : tensor<2x4xi8>
+#sm = affine_map<(d0, d1) -> (d0, d1)>
+#sm_row = affine_map<(d0, d1) -> (d0)>
+#sm_b = affine_map<(d0, d1) -> (d0, 0)>
+func.func @softmax(%x: tensor<2x4xi8>) -> tensor<2x4xi8> {
+  %zp_in = arith.constant 3 : i64
+  %s_in = arith.constant 0.25 : f32
+  %s_out = arith.constant 0.00390625 : f32
+  %zp_out = arith.constant -128.0 : f32
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : i64
+  %ef = tensor.empty() : tensor<2x4xf32>
+  %xd = linalg.generic {indexing_maps = [#sm, #sm], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<2x4xi8>) outs(%ef : tensor<2x4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.extsi %in : i8 to i64
+    %1 = arith.subi %0, %zp_in : i64
+    %2 = arith.sitofp %1 : i64 to f32
+    %3 = arith.mulf %2, %s_in : f32
+    linalg.yield %3 : f32
+  } -> tensor<2x4xf32>
+  %ei = tensor.empty() : tensor<2xi64>
+  %fi = linalg.fill ins(%c0 : i64) outs(%ei : tensor<2xi64>) -> tensor<2xi64>
+  %em = tensor.empty() : tensor<2xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%em : tensor<2xf32>) -> tensor<2xf32>
+  %max:2 = linalg.generic {indexing_maps = [#sm, #sm_row, #sm_row], iterator_types = ["parallel", "reduction"]} ins(%xd : tensor<2x4xf32>) outs(%fm, %fi : tensor<2xf32>, tensor<2xi64>) {
+  ^bb0(%in: f32, %out: f32, %out_i: i64):
+    %0 = linalg.index 1 : index
+    %1 = arith.index_cast %0 : index to i64
+    %2 = arith.maximumf %in, %out : f32
+    %3 = arith.cmpf ogt, %in, %out : f32
+    %4 = arith.select %3, %1, %out_i : i64
+    linalg.yield %2, %4 : f32, i64
+  } -> (tensor<2xf32>, tensor<2xi64>)
+  %maxe = tensor.expand_shape %max#0 [[0, 1]] output_shape [2, 1] : tensor<2xf32> into tensor<2x1xf32>
+  %sub = linalg.generic {indexing_maps = [#sm, #sm_b, #sm], iterator_types = ["parallel", "parallel"]} ins(%xd, %maxe : tensor<2x4xf32>, tensor<2x1xf32>) outs(%ef : tensor<2x4xf32>) {
+  ^bb0(%in: f32, %in_m: f32, %out: f32):
+    %0 = arith.subf %in, %in_m : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x4xf32>
+  %exp = linalg.generic {indexing_maps = [#sm, #sm], iterator_types = ["parallel", "parallel"]} ins(%sub : tensor<2x4xf32>) outs(%ef : tensor<2x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.exp %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x4xf32>
+  %es = tensor.empty() : tensor<2x1xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x1xf32>) -> tensor<2x1xf32>
+  %sum = linalg.generic {indexing_maps = [#sm, #sm_b], iterator_types = ["parallel", "reduction"]} ins(%exp : tensor<2x4xf32>) outs(%fs : tensor<2x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x1xf32>
+  %div = linalg.generic {indexing_maps = [#sm, #sm_b, #sm], iterator_types = ["parallel", "parallel"]} ins(%exp, %sum : tensor<2x4xf32>, tensor<2x1xf32>) outs(%ef : tensor<2x4xf32>) {
+  ^bb0(%in: f32, %in_s: f32, %out: f32):
+    %0 = arith.divf %in, %in_s : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x4xf32>
+  %e8 = tensor.empty() : tensor<2x4xi8>
+  %yq = linalg.generic {indexing_maps = [#sm, #sm], iterator_types = ["parallel", "parallel"]} ins(%div : tensor<2x4xf32>) outs(%e8 : tensor<2x4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s_out : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zp_out : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<2x4xi8>
+  return %yq : tensor<2x4xi8>
+}
+
+// -----
+
+// Softmax over the first axis (the reductions run along d0): the integer
+// rewrite takes the last axis only, so the float path stays with a warning.
+// CHECK-LABEL: func.func @softmax_first_axis
+// CHECK: math.exp
+// CHECK: arith.fptosi
+#sf = affine_map<(d0, d1) -> (d0, d1)>
+#sf_col = affine_map<(d0, d1) -> (d1)>
+#sf_b = affine_map<(d0, d1) -> (0, d1)>
+func.func @softmax_first_axis(%x: tensor<4x2xi8>) -> tensor<4x2xi8> {
+  %s_in = arith.constant 0.25 : f32
+  %s_out = arith.constant 0.00390625 : f32
+  %zp_out = arith.constant -128.0 : f32
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %ef = tensor.empty() : tensor<4x2xf32>
+  %xd = linalg.generic {indexing_maps = [#sf, #sf], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x2xi8>) outs(%ef : tensor<4x2xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %s_in : f32
+    linalg.yield %1 : f32
+  } -> tensor<4x2xf32>
+  %em = tensor.empty() : tensor<1x2xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%em : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %max = linalg.generic {indexing_maps = [#sf, #sf_b], iterator_types = ["reduction", "parallel"]} ins(%xd : tensor<4x2xf32>) outs(%fm : tensor<1x2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.maximumf %in, %out : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x2xf32>
+  %sub = linalg.generic {indexing_maps = [#sf, #sf_b, #sf], iterator_types = ["parallel", "parallel"]} ins(%xd, %max : tensor<4x2xf32>, tensor<1x2xf32>) outs(%ef : tensor<4x2xf32>) {
+  ^bb0(%in: f32, %in_m: f32, %out: f32):
+    %0 = arith.subf %in, %in_m : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x2xf32>
+  %exp = linalg.generic {indexing_maps = [#sf, #sf], iterator_types = ["parallel", "parallel"]} ins(%sub : tensor<4x2xf32>) outs(%ef : tensor<4x2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.exp %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x2xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%em : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %sum = linalg.generic {indexing_maps = [#sf, #sf_b], iterator_types = ["reduction", "parallel"]} ins(%exp : tensor<4x2xf32>) outs(%fs : tensor<1x2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x2xf32>
+  %div = linalg.generic {indexing_maps = [#sf, #sf_b, #sf], iterator_types = ["parallel", "parallel"]} ins(%exp, %sum : tensor<4x2xf32>, tensor<1x2xf32>) outs(%ef : tensor<4x2xf32>) {
+  ^bb0(%in: f32, %in_s: f32, %out: f32):
+    %0 = arith.divf %in, %in_s : f32
+    linalg.yield %0 : f32
+  } -> tensor<4x2xf32>
+  %e8 = tensor.empty() : tensor<4x2xi8>
+  // expected-warning @+1 {{quantize kept in float: cannot rewrite its input on integers (a softmax not over the last axis)}}
+  %yq = linalg.generic {indexing_maps = [#sf, #sf], iterator_types = ["parallel", "parallel"]} ins(%div : tensor<4x2xf32>) outs(%e8 : tensor<4x2xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s_out : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zp_out : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4x2xi8>
+  return %yq : tensor<4x2xi8>
+}

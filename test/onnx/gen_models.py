@@ -20,6 +20,7 @@ same name always gives the same bytes. f32 models (float data and weights):
   clip_relu6       conv 3->8 3x3 pad 1, Clip(0, 6), 16x16
   conv_sigmoid     conv 3->8 3x3 pad 1, Sigmoid, 16x16
   conv_hardswish   conv 3->8 3x3 pad 1, x2, HardSwish, conv 8->4 1x1, 16x16
+  gemm_softmax     Gemm 16->12 on X[3x16], x6, Softmax over the last axis
   big_gemm         Gemm 256->1024 (1 MB of f32 weights) on X[4x256], for the weights file
   avgpool_dil_ceil AveragePool 2x2, dilations 2, ceil_mode 1, 4x4 (opset 19)
   avgpool_dil      AveragePool 3x3, dilations 2, 2 channels, 8x8 (opset 19)
@@ -40,7 +41,9 @@ the fake-quant float arithmetic between into integer hardware
 With their elementwise activations quantised as well (per-channel weights;
 Tanh, HardSwish, HardSigmoid and Elu added to onnxruntime's defaults), each
 activation a lookup table in ming: conv_sigmoid_qdq, conv_hardswish_qdq,
-activations_qdq.
+activations_qdq; and a Softmax on integers (a table of exponentials, an
+integer sum and division): gemm_softmax_qdq, and softmax_int8 (int8 in and
+out, TFLite's output scale 1/256).
 
 QCDQ models (Brevitas's export form): `_qcdq`, the per-channel QDQ model with
 float weights quantised in the graph and a Clip on the integers after every
@@ -285,6 +288,15 @@ def conv_sigmoid():
     return b.model([("x", [1, 3, 16, 16])], y, [1, 8, 16, 16])
 
 
+def gemm_softmax():
+    """A classifier's head on three rows: Gemm 16->12, x6 (logits spread over
+    several units, so exp covers much of its table), Softmax over the last axis."""
+    b = Builder("gemm_softmax", 43)
+    y = b.node("Mul", [b.gemm("x", 16, 12), b.const(6.0)])
+    y = b.node("Softmax", [y], axis=-1)
+    return b.model([("x", [3, 16])], y, [3, 12])
+
+
 def conv_hardswish():
     """HardSwish between two convolutions (MobileNetV3's block), x2 so that
     both of its bends are reached."""
@@ -516,7 +528,7 @@ def pad_wrap_edge():
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
                                   depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm,
                                   classifier_opset11, conv1d_net, activations, conv_sigmoid,
-                                  conv_hardswish, more_ops,
+                                  conv_hardswish, gemm_softmax, more_ops,
                                   avgpool_dil_ceil, avgpool_dil, pool_ceil_pads, fire, shuffle,
                                   slices, upsample, upsample_linear, pool_ceil_drop,
                                   pad_crop_conv, pad_edge, pad_plain, avgpool_ceil_overhang,
@@ -622,9 +634,34 @@ for _stem in ("conv_relu", "lenet"):
     MODELS[f"{_stem}_qcdq"] = (lambda s=_stem: qcdq(s))
 
 # Elementwise activations quantised too: each becomes a lookup table.
-for _stem, _acts in (("conv_sigmoid", ()), ("conv_hardswish", ("HardSwish",)),
+for _stem, _acts in (("conv_sigmoid", ()), ("conv_hardswish", ("HardSwish",)), ("gemm_softmax", ()),
                      ("activations", ("Tanh", "HardSigmoid", "Elu", "HardSwish"))):
     MODELS[f"{_stem}_qdq"] = (lambda s=_stem, a=_acts: quantized(s, True, a))
+
+
+def softmax_int8():
+    """Softmax between int8 interfaces, as tf2onnx writes TFLite's int8 Softmax
+    (MLPerf Tiny's last layer): int8 x[64x10] -> DequantizeLinear (0.05, 3)
+    -> Softmax -> QuantizeLinear (1/256, -128) -> int8; random int8 rows span
+    most of exp's table."""
+    def scalar(value, dtype, name):
+        return numpy_helper.from_array(np.array(value, dtype), name)
+    nodes = [helper.make_node("DequantizeLinear", ["x", "s", "zp"], ["xd"], name="dequantize"),
+             helper.make_node("Softmax", ["xd"], ["p"], axis=-1, name="softmax"),
+             helper.make_node("QuantizeLinear", ["p", "so", "zo"], ["y"], name="quantize")]
+    graph = helper.make_graph(
+        nodes, "softmax_int8", [helper.make_tensor_value_info("x", TensorProto.INT8, [64, 10])],
+        [helper.make_tensor_value_info("y", TensorProto.INT8, [64, 10])],
+        initializer=[scalar(0.05, np.float32, "s"), scalar(3, np.int8, "zp"),
+                     scalar(1 / 256, np.float32, "so"), scalar(-128, np.int8, "zo")])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
+                          producer_name="ming test/onnx/gen_models.py")
+    m.ir_version = 8
+    onnx.checker.check_model(m, full_check=True)
+    return m
+
+
+MODELS["softmax_int8"] = softmax_int8
 
 
 def main(argv):

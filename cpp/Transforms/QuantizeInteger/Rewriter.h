@@ -1,7 +1,8 @@
 // The rewrites of ming-quantize-integer: Rewriter rebuilds on integers what
 // computes the input of a quantize (an anchor), layer by layer: contractions,
 // pooling, additions, products, clamps, data movement (Rewriter.cpp), and
-// elementwise functions of one tensor as lookup tables (Lookup.cpp). The
+// elementwise functions of one tensor as lookup tables (Lookup.cpp),
+// softmax with a table of exponentials (Softmax.cpp). The
 // pass (QuantizeInteger.cpp) only asks it for an anchor's replacement.
 // Private to this folder.
 #ifndef MING_TRANSFORMS_QUANTIZEINTEGER_REWRITER_H
@@ -33,6 +34,10 @@ struct UnaryChain {
 /// The chain computing `v`, or nothing when `v` is not an elementwise
 /// function of one tensor (or is that tensor).
 std::optional<UnaryChain> unaryChain(Value v);
+
+/// Whether `div` is the last generic of a softmax as IREE writes it (exp of
+/// x - max(x), divided by its sum over one axis; Softmax.cpp).
+bool isSoftmax(linalg::GenericOp div);
 
 struct Rewriter {
   func::FuncOp func;
@@ -67,6 +72,10 @@ struct Rewriter {
   /// Q(f(D(x))) for an elementwise f of one i8 tensor x: a lookup in the
   /// 256 values of the function, computed at compile time (Lookup.cpp).
   std::optional<Value> lookup(linalg::GenericOp qop, const UnaryChain &chain);
+  /// Q(softmax(D(x))) over the last axis of an i8 tensor x, `div` the
+  /// softmax's last generic (exp / sum): integer max, a table of exp, an
+  /// integer sum and division (Softmax.cpp).
+  std::optional<Value> softmax(linalg::GenericOp div, const Quant &q, Type outElem);
   std::optional<Value> rewriteAnchor(linalg::GenericOp qop, const Quant &anchor);
 };
 

@@ -85,6 +85,17 @@ def QuantizeInteger : Pass<"ming-quantize-integer", "mlir::func::FuncOp"> {
       above: exact, no float, no multiplier. A payload op the evaluator does
       not know, or a function without an integer value at some input (NaN),
       keeps the float path with a warning that names it.
+    * softmax over the last axis of an i8 quantised tensor (IREE's max
+      reduction, x - max, exp, sum reduction, exp / sum): the max on the i8
+      values; exp(scale * (q - max)), q - max in [-255, 0], a 256-entry i32
+      table of `round(2^F exp(scale * d))` read at `q - max + 255` (F = 30 -
+      ceil(log2 n) for a row of n, so the i32 sum stays below 2^30); the
+      sum on i32; the output `roundeven(e * m / (sum << k)) + zp_out`,
+      clamped, with `m / 2^k` the output's 1 / scale (m < 2^31), by an
+      unsigned i64 division whose remainder rounds half to even. Off the
+      float result only where that lies within about n 2^-F steps of a
+      rounding tie. A softmax over another axis keeps the float path with a
+      warning.
 
     ReLU and Clip need nothing when the quantiser already folds them into
     its output clamp; where they stand between the arithmetic and the
