@@ -104,6 +104,25 @@ def QuantizeInteger : Pass<"ming-quantize-integer", "mlir::func::FuncOp"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def PackInt8 : Pass<"ming-pack-int8", "mlir::ModuleOp"> {
+  let summary = "Two int8 multiplies sharing an operand in one DSP48E2 (AMD WP486)";
+  let description = [{
+    In every `dfg.process`, the outermost loops whose consecutive iterations
+    multiply one sign-extended i8 value by different ones (a layer's output
+    channels: the weight depends on the channel, the activation does not)
+    are stepped by two, the two iterations run side by side, what does not
+    depend on the iteration computed once, and each pair `x * wa`, `x * wb`
+    becomes one 27x8-bit multiply `P = ((wa << 18) + wb) * x` whose low 18
+    bits are `x * wb` and whose bits above are `x * wa` less one when
+    `x * wb` is negative. Exact for every i8 value. A loop is taken when its
+    bounds are constant, its trip count even, it carries no values, it does
+    not pull, store or allocate, and it pushes at most once, directly in its
+    body. A remark names each packed loop. The DSE (`ming-dse`) offers the
+    packed process as candidates and applies this rewrite when it picks one.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
 def FoldConstants : Pass<"ming-fold-constants", "mlir::func::FuncOp"> {
   let summary = "Compute at compile time what the model computes from constants only";
   let description = [{
