@@ -186,7 +186,8 @@ pub mod ffi {
         /// address of its mlir::Operation (MlirOperation's pointer); the IR
         /// must not change while the session lives, except through dse_apply.
         /// `target`: a JSON target description for the cost model, "" for the built-in one.
-        fn dse_open(module: usize, max_lanes: i64, target: &str) -> Result<UniquePtr<DseSession>>;
+        /// `pack_int8`: also offer processes with int8 multiplies packed two per DSP.
+        fn dse_open(module: usize, max_lanes: i64, pack_int8: bool, target: &str) -> Result<UniquePtr<DseSession>>;
         /// The candidates' figures, per node in the graph's body order.
         fn dse_problem(session: &DseSession) -> DseProblem;
         /// Candidate `index` of node `node` in words, for logs.

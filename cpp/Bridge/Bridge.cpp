@@ -59,9 +59,11 @@ static rust::Vec<T> toRust(const std::vector<T> &v) {
   return out;
 }
 
-std::unique_ptr<DseSession> dse_open(size_t module, int64_t max_lanes, rust::Str target) {
+std::unique_ptr<DseSession> dse_open(size_t module, int64_t max_lanes, bool pack_int8,
+                                     rust::Str target) {
   dse::Options options;
   options.maxLanes = max_lanes;
+  options.packInt8 = pack_int8;
   options.targetFile = std::string(target);
   std::string error;
   auto out = std::make_unique<DseSession>();
