@@ -16,6 +16,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace ming {
 #define GEN_PASS_DEF_PACKINT8
@@ -47,6 +48,7 @@ struct Lockstep {
   OpBuilder &b;
   IRMapping a, bm;
   unsigned packed = 0, pushes = 0;
+  llvm::DenseSet<Value> pulled;
   std::string why;
 
   bool same(Value v) { return a.lookupOrDefault(v) == bm.lookupOrDefault(v); }
@@ -184,6 +186,16 @@ struct Lockstep {
           return failure();
         continue;
       }
+        if (auto pull = dyn_cast<dfg::PullOp>(op)) {
+        // Both pulls where the one stood, before any push: the stream's
+        // order is kept, and the process reads one element ahead (a
+        // convolution's bias, pulled per output channel).
+        if (!top || pull.getLane() || pushes || !pulled.insert(pull.getPort()).second)
+          return fail(&op, "a pull the two iterations cannot share the order of");
+        b.clone(op, a);
+        b.clone(op, bm);
+        continue;
+      }
       if (isa<dfg::PushOp>(op)) {
         // Both pushes where the one stood: the stream's order is kept only
         // while it is the one effect of an iteration.
@@ -213,15 +225,16 @@ struct Lockstep {
 };
 
 /// Cheap refusals before any IR is built: no multiply, or effects the
-/// lockstep copy cannot order.
+/// lockstep copy cannot order (pulls other than directly in the body).
 bool worthTrying(scf::ForOp loop, std::string *why) {
   bool multiplies = false, effects = false;
   loop.getBody()->walk([&](Operation *op) {
     multiplies |= isa<arith::MulIOp>(op);
-    effects |= isa<dfg::PullOp, memref::StoreOp, memref::AllocaOp>(op);
+    effects |= isa<memref::StoreOp, memref::AllocaOp>(op) ||
+               (isa<dfg::PullOp>(op) && op->getBlock() != loop.getBody());
   });
   if (why)
-    *why = !multiplies ? "no integer multiply" : "it pulls, stores or allocates";
+    *why = !multiplies ? "no integer multiply" : "it stores, allocates or pulls in a nested region";
   return multiplies && !effects;
 }
 

@@ -147,3 +147,63 @@ dfg.process @alone(%in: !dfg.in<i8>, %out: !dfg.out<i32>) attributes {kind = #df
   }
   dfg.push %last, %out : !dfg.out<i32>
 }
+
+// -----
+
+// A convolution's output-channel loop as convert-linalg-to-dfg writes it:
+// the bias pulled per channel starts the sum. Both pulls stand where the one
+// stood, before both pushes; the window register x is read once. A loop that
+// pulls after its push is left alone (no remark).
+// CHECK-LABEL: dfg.process @conv
+// CHECK:       scf.for %[[OC:.*]] = %{{.*}} to %{{.*}} step %c2
+// CHECK-NEXT:    arith.constant 1 : index
+// CHECK-NEXT:    arith.addi %[[OC]]
+// CHECK-NEXT:    %[[BA:.*]] = dfg.pull %arg1 : !dfg.in<i32>
+// CHECK-NEXT:    %[[BB:.*]] = dfg.pull %arg1 : !dfg.in<i32>
+// CHECK-NEXT:    %[[S:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %[[BA]], %{{.*}} = %[[BB]]) -> (i32, i32) {
+// CHECK:           memref.load %{{.*}} : memref<3xi8>
+// CHECK-NOT:       memref.load %{{.*}} : memref<3xi8>
+// CHECK:           arith.muli {{.*}} : i36
+// CHECK-NOT:       arith.muli
+// CHECK:         dfg.push %[[S]]#0, %arg2
+// CHECK-NEXT:    dfg.push %[[S]]#1, %arg2
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1
+// CHECK:         dfg.push
+// CHECK-NEXT:    dfg.pull
+memref.global "private" constant @wc : memref<4x3xi8> = dense<[[-128, 127, 1], [-128, -128, 5], [3, -7, 127], [0, 1, -1]]>
+
+dfg.process @conv(%in: !dfg.in<i8>, %bias: !dfg.in<i32>, %out: !dfg.out<i32>) attributes {kind = #dfg.kind<sliding_window>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %win = memref.alloca() : memref<3xi8>
+  scf.for %k = %c0 to %c3 step %c1 {
+    %v = dfg.pull %in : !dfg.in<i8>
+    memref.store %v, %win[%k] : memref<3xi8>
+  }
+  %g = memref.get_global @wc : memref<4x3xi8>
+  // expected-remark @+1 {{int8 packing: 1 pair(s) of multiplies per iteration, one DSP each}}
+  scf.for %oc = %c0 to %c4 step %c1 {
+    %b = dfg.pull %bias : !dfg.in<i32>
+    %acc = scf.for %k = %c0 to %c3 step %c1 iter_args(%a = %b) -> (i32) {
+      %x = memref.load %win[%k] : memref<3xi8>
+      %w = memref.load %g[%oc, %k] : memref<4x3xi8>
+      %xe = arith.extsi %x : i8 to i32
+      %we = arith.extsi %w : i8 to i32
+      %m = arith.muli %xe, %we : i32
+      %s = arith.addi %a, %m : i32
+      scf.yield %s : i32
+    }
+    dfg.push %acc, %out : !dfg.out<i32>
+  }
+  scf.for %oc = %c0 to %c4 step %c1 {
+    %x = memref.load %win[%c0] : memref<3xi8>
+    %w = memref.load %g[%oc, %c0] : memref<4x3xi8>
+    %xe = arith.extsi %x : i8 to i32
+    %we = arith.extsi %w : i8 to i32
+    %m = arith.muli %xe, %we : i32
+    dfg.push %m, %out : !dfg.out<i32>
+    %b = dfg.pull %bias : !dfg.in<i32>
+  }
+}

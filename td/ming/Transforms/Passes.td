@@ -118,8 +118,10 @@ def PackInt8 : Pass<"ming-pack-int8", "mlir::ModuleOp"> {
     bits are `x * wb` and whose bits above are `x * wa` less one when
     `x * wb` is negative. Exact for every i8 value. A loop is taken when its
     bounds are constant, its trip count even, it carries no values, it does
-    not pull, store or allocate, and it pushes at most once, directly in its
-    body. A remark names each packed loop. The DSE (`ming-dse`) offers the
+    not store or allocate, and its pulls (each port once, before any push)
+    and its one push stand directly in its body: both iterations' pulls then
+    come before the first one's push (a convolution's bias, pulled per output
+    channel, is read one element ahead). A remark names each packed loop. The DSE (`ming-dse`) offers the
     packed process as candidates and applies this rewrite when it picks one.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
