@@ -178,7 +178,7 @@ struct Lockstep {
   }
 
   /// The ops of `src` (not its terminator), at the builder's point. `top`:
-  /// the packed loop's own body, where pushes may stand.
+  /// the packed loop's own body, where pulls and pushes may stand.
   LogicalResult block(Block &src, bool top) {
     for (Operation &op : src.without_terminator()) {
       if (auto inner = dyn_cast<scf::ForOp>(op)) {
@@ -186,7 +186,7 @@ struct Lockstep {
           return failure();
         continue;
       }
-        if (auto pull = dyn_cast<dfg::PullOp>(op)) {
+      if (auto pull = dyn_cast<dfg::PullOp>(op)) {
         // Both pulls where the one stood, before any push: the stream's
         // order is kept, and the process reads one element ahead (a
         // convolution's bias, pulled per output channel).
