@@ -202,7 +202,8 @@ pub mod ffi {
         /// must not change while the session lives, except through dse_apply.
         /// `target`: a JSON target description for the cost model, "" for the
         /// built-in one; `axi_bits`: the board's m_axi port width (0: the target's).
-        fn dse_open(module: usize, max_lanes: i64, target: &str, axi_bits: i64) -> Result<UniquePtr<DseSession>>;
+        /// `pack_int8`: also offer processes with int8 multiplies packed two per DSP.
+        fn dse_open(module: usize, max_lanes: i64, pack_int8: bool, target: &str, axi_bits: i64) -> Result<UniquePtr<DseSession>>;
         /// The candidates' figures, per node in the graph's body order.
         fn dse_problem(session: &DseSession) -> DseProblem;
         /// Candidate `index` of node `node` in words, for logs.

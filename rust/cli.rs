@@ -171,6 +171,10 @@ pub struct Cli {
     #[arg(long = "dse-max-lanes", value_name = "N")]
     pub dse_max_lanes: Option<u32>,
 
+    /// Never pack two int8 multiplies sharing an operand into one DSP (the DSE offers it by default where a loop allows it; docs/cost-model.md).
+    #[arg(long = "no-int8-packing")]
+    pub no_int8_packing: bool,
+
     /// Run the flow up to the DSE on INPUT (linalg or dfg), simulate the design
     /// cycle by cycle and print the summary (cycles, stalls, FIFO peaks and
     /// minimised depths) to -o; exit status 1 when it deadlocks.
@@ -482,6 +486,7 @@ fn dse_flag(cli: &Cli) -> Option<&'static str> {
         (cli.dse_objective.is_some(), "--dse-objective"),
         (cli.dse_time_limit.is_some(), "--dse-time-limit"),
         (cli.dse_max_lanes.is_some(), "--dse-max-lanes"),
+        (cli.no_int8_packing, "--no-int8-packing"),
     ]
     .iter()
     .find(|(on, _)| *on)
@@ -495,6 +500,7 @@ fn dse_settings(cli: &Cli, target: &crate::board::Target) -> Result<crate::dse::
             (cli.dse_objective.is_some(), "--dse-objective"),
             (cli.dse_time_limit.is_some(), "--dse-time-limit"),
             (cli.dse_max_lanes.is_some(), "--dse-max-lanes"),
+            (cli.no_int8_packing, "--no-int8-packing"),
         ]
         .iter()
         .find(|(on, _)| *on)
@@ -520,6 +526,7 @@ fn dse_settings(cli: &Cli, target: &crate::board::Target) -> Result<crate::dse::
         }
         settings.max_lanes = n;
     }
+    settings.pack_int8 = !cli.no_int8_packing;
     Ok(settings)
 }
 

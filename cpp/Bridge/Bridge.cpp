@@ -59,10 +59,11 @@ static rust::Vec<T> toRust(const std::vector<T> &v) {
   return out;
 }
 
-std::unique_ptr<DseSession> dse_open(size_t module, int64_t max_lanes, rust::Str target,
-                                     int64_t axi_bits) {
+std::unique_ptr<DseSession> dse_open(size_t module, int64_t max_lanes, bool pack_int8,
+                                     rust::Str target, int64_t axi_bits) {
   dse::Options options;
   options.maxLanes = max_lanes;
+  options.packInt8 = pack_int8;
   options.targetFile = std::string(target);
   options.axiBits = axi_bits;
   std::string error;

@@ -6,9 +6,11 @@
 
 #include "ming/Directives/Directives.h"
 #include "ming/Support/CrashReport.h"
+#include "ming/Transforms/PackInt8.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -324,6 +326,31 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
       kept.push_back(all[i]);
   }
   return kept;
+}
+
+/// The packed process is a copy beside the original (so that its ROMs
+/// resolve), estimated and erased; apply packs the original the same way.
+std::vector<Point> packedCandidates(dfg::ProcessOp process, const Options &options,
+                                    const CostOptions &cost) {
+  if (!options.packInt8 ||
+      !process.getBody().walk([](arith::MulIOp) { return WalkResult::interrupt(); }).wasInterrupted())
+    return {};
+  OpBuilder b(process);
+  b.setInsertionPointAfter(process);
+  auto copy = cast<dfg::ProcessOp>(b.clone(*process));
+  copy.setSymName(("__ming_packed_" + process.getSymName()).str());
+  std::vector<Point> out;
+  if (pack::packProcess(copy))
+    out = offeredCandidates(copy, options, cost);
+  copy.erase();
+  for (Point &p : out) {
+    p.pack = true;
+    // The loops of the estimate belong to the erased copy.
+    for (LoopCost &lc : p.cost.loops)
+      lc.loop = nullptr;
+    p.cost.buffers.clear();
+  }
+  return out;
 }
 
 } // namespace ming::dse

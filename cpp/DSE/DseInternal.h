@@ -17,6 +17,9 @@ namespace ming::dse {
 struct Point {
   cost::ProcessConfig config;
   cost::ProcessCost cost;
+  /// The configuration is of the process after int8 packing
+  /// (ming/Transforms/PackInt8.h): apply packs it before writing `config`.
+  bool pack = false;
 };
 
 /// Lanes of a stream port type (0 for anything else).
@@ -28,6 +31,11 @@ int64_t portLanes(mlir::Type t);
 /// IR's own directives, filtered to the Pareto-optimal ones.
 std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &options,
                                      const cost::CostOptions &cost);
+
+/// The candidates of `process` after int8 packing, enumerated as
+/// offeredCandidates does on a packed copy (none when nothing packs).
+std::vector<Point> packedCandidates(dfg::ProcessOp process, const Options &options,
+                                    const cost::CostOptions &cost);
 
 /// Writes `cfg` (whose estimate is `c`) into `process`: loop directives and
 /// the cyclic partitioning the model assumed (Apply.cpp).

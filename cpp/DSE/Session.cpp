@@ -4,6 +4,7 @@
 #include "ming/DSE/Session.h"
 #include "DseInternal.h"
 #include "ming/DSE/FifoDepths.h"
+#include "ming/Transforms/PackInt8.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -77,6 +78,14 @@ std::string printConfig(const cost::ProcessConfig &cfg) {
     sep();
     os << "partition=" << (*cfg.autoPartition ? 1 : 0);
   }
+  return text;
+}
+
+/// A point in words, for logs: its configuration and whether it packs.
+std::string printPoint(const Point &p) {
+  std::string text = printConfig(p.config);
+  if (p.pack)
+    text += text.empty() ? "pack=1" : " pack=1";
   return text;
 }
 
@@ -233,8 +242,8 @@ struct Session::Impl {
   /// instance of a shared process has its one point.
   std::vector<std::vector<Point>> points;
 
-  /// The configuration of every instance under `choice` (checked).
-  std::vector<const cost::ProcessConfig *> configs(const std::vector<size_t> &choice) const;
+  /// The point of every instance under `choice` (checked).
+  std::vector<const Point *> configs(const std::vector<size_t> &choice) const;
 };
 
 Session::Session(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
@@ -245,7 +254,7 @@ const Problem &Session::problem() const { return impl->problem; }
 std::string Session::describe(unsigned node, unsigned index) const {
   if (node >= impl->points.size() || index >= impl->points[node].size())
     return "";
-  return printConfig(impl->points[node][index].config);
+  return printPoint(impl->points[node][index]);
 }
 
 std::unique_ptr<Session> Session::open(void *moduleOp, const Options &options,
@@ -286,8 +295,12 @@ std::unique_ptr<Session> Session::open(void *moduleOp, const Options &options,
     if (auto seen = firstNode.find(node.process); seen != firstNode.end()) {
       list = impl->points[seen->second];
     } else {
-      if (insts->count[node.process] == 1)
+      if (insts->count[node.process] == 1) {
         list = offeredCandidates(process, options, costOptions);
+        std::vector<Point> packed = packedCandidates(process, options, costOptions);
+        list.insert(list.end(), std::make_move_iterator(packed.begin()),
+                    std::make_move_iterator(packed.end()));
+      }
       // Shared processes, and processes no candidate fits: as they are.
       if (list.empty())
         list.push_back({cost::ProcessConfig{}, cost::estimate(process, {}, costOptions)});
@@ -389,7 +402,7 @@ std::string Session::check(const std::vector<size_t> &choice) const {
 /// order) into `graph` and returns the figures of the result: what the DSE
 /// does to the module, and what a trial does to a copy of it.
 static Estimate applyConfigs(dfg::GraphOp graph, Instances &insts,
-                             const std::vector<const cost::ProcessConfig *> &configs,
+                             const std::vector<const Point *> &configs,
                              const cost::CostOptions &options) {
   Estimate out;
   // Estimate every choice first (the model reads the IR as it was enumerated).
@@ -399,7 +412,12 @@ static Estimate applyConfigs(dfg::GraphOp graph, Instances &insts,
     std::string name = process.getSymName().str();
     if (costs.count(name))
       continue; // a shared process: one point, the same for every instance
-    const cost::ProcessConfig &cfg = *configs[i];
+    const cost::ProcessConfig &cfg = configs[i]->config;
+    // A packed point was enumerated on the packed process: rewrite it the
+    // same way first (the rewrite is deterministic, so the loops keep the
+    // ids the configuration names).
+    if (configs[i]->pack)
+      pack::packProcess(process);
     costs[name] = cost::estimate(process, cfg, options);
     chosen[name] = cfg;
   }
@@ -450,10 +468,10 @@ static Estimate applyConfigs(dfg::GraphOp graph, Instances &insts,
   return summarize(graph, insts, costs, options);
 }
 
-std::vector<const cost::ProcessConfig *> Session::Impl::configs(const std::vector<size_t> &choice) const {
-  std::vector<const cost::ProcessConfig *> out;
+std::vector<const Point *> Session::Impl::configs(const std::vector<size_t> &choice) const {
+  std::vector<const Point *> out;
   for (auto [i, c] : llvm::enumerate(choice))
-    out.push_back(&points[i][c].config);
+    out.push_back(&points[i][c]);
   return out;
 }
 

@@ -32,6 +32,8 @@ pub struct Settings {
     pub time_limit: Option<f64>,
     /// Most lanes per channel offered.
     pub max_lanes: u32,
+    /// Offer processes with their int8 multiplies packed two per DSP too.
+    pub pack_int8: bool,
     pub dsp: u32,
     pub bram18k: u32,
 }
@@ -42,6 +44,7 @@ impl Settings {
             objective: Objective::Dataflow,
             time_limit: Some(DEFAULT_TIME_LIMIT),
             max_lanes: DEFAULT_MAX_LANES,
+            pack_int8: true,
             dsp,
             bram18k,
         }
@@ -310,7 +313,7 @@ pub fn solve_dse(p: &ffi::DseProblem, request: &ffi::DseRequest) -> ffi::DseSolu
 pub fn run(module: &Module, settings: &Settings, cost: &CostModel) -> Result<Outcome, Failure> {
     let start = Instant::now();
     crate::progress::detail("enumerating configurations");
-    let mut session = ffi::dse_open(address(module), settings.max_lanes.max(1) as i64, &cost.file, cost.axi_bits.into())
+    let mut session = ffi::dse_open(address(module), settings.max_lanes.max(1) as i64, settings.pack_int8, &cost.file, cost.axi_bits.into())
         .map_err(|e| Failure::Other(e.what().to_string()))?;
     let p = ffi::dse_problem(&session);
     let count: usize = p.nodes.iter().map(|n| n.candidates.len()).sum();

@@ -34,6 +34,8 @@ def Dse : Pass<"ming-dse", "mlir::ModuleOp"> {
            "Most lanes offered on any channel">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"0",
            "Seconds the solver may spend per solve (0: until proven optimal)">,
+    Option<"packInt8", "pack-int8", "bool", /*default=*/"true",
+           "Also offer processes with their int8 multiplies packed two per DSP (ming-pack-int8)">,
     ListOption<"choice", "choice", "int64_t",
                "The candidate index of every instance; no solver runs">,
     Option<"target", "target", "std::string", /*default=*/"",
@@ -113,6 +115,27 @@ def QuantizeInteger : Pass<"ming-quantize-integer", "mlir::func::FuncOp"> {
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::arith::ArithDialect",
                            "mlir::tensor::TensorDialect"];
+}
+
+def PackInt8 : Pass<"ming-pack-int8", "mlir::ModuleOp"> {
+  let summary = "Two int8 multiplies sharing an operand in one DSP48E2 (AMD WP486)";
+  let description = [{
+    In every `dfg.process`, the outermost loops whose consecutive iterations
+    multiply one sign-extended i8 value by different ones (a layer's output
+    channels: the weight depends on the channel, the activation does not)
+    are stepped by two, the two iterations run side by side, what does not
+    depend on the iteration computed once, and each pair `x * wa`, `x * wb`
+    becomes one 27x8-bit multiply `P = ((wa << 18) + wb) * x` whose low 18
+    bits are `x * wb` and whose bits above are `x * wa` less one when
+    `x * wb` is negative. Exact for every i8 value. A loop is taken when its
+    bounds are constant, its trip count even, it carries no values, it does
+    not store or allocate, and its pulls (each port once, before any push)
+    and its one push stand directly in its body: both iterations' pulls then
+    come before the first one's push (a convolution's bias, pulled per output
+    channel, is read one element ahead). A remark names each packed loop. The DSE (`ming-dse`) offers the
+    packed process as candidates and applies this rewrite when it picks one.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
 
 def FoldConstants : Pass<"ming-fold-constants", "mlir::func::FuncOp"> {

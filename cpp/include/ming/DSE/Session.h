@@ -24,6 +24,9 @@ struct Options {
   int64_t maxLanes = 64;
   /// At most this many configurations are evaluated per process.
   unsigned candidateLimit = 512;
+  /// Also offer each process with its int8 multiplies packed in pairs
+  /// (ming/Transforms/PackInt8.h) where a loop allows it.
+  bool packInt8 = true;
   /// A less unrolled configuration is preferred while it is at most this
   /// fraction slower (the model counts no LUTs; see offeredCandidates).
   double unrollTolerance = 0.05;
