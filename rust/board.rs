@@ -57,6 +57,8 @@ pub struct Target {
     pub board: Board,
     pub dsp: u32,
     pub bram18k: u32,
+    /// UltraRAMs the buffers may take (the board's unless --uram says).
+    pub uram: u32,
     pub clock_mhz: f64,
     /// The cost model's target description (--target-spec, JSON in the form
     /// `--print-target-spec` writes); None: the built-in one.
@@ -65,7 +67,14 @@ pub struct Target {
 
 impl Target {
     pub fn new(board: Board, dsp: Option<u32>, bram18k: Option<u32>, clock_mhz: f64) -> Self {
-        Target { board, dsp: dsp.unwrap_or(board.dsp), bram18k: bram18k.unwrap_or(board.bram18k), clock_mhz, cost_model: None }
+        Target {
+            board,
+            dsp: dsp.unwrap_or(board.dsp),
+            bram18k: bram18k.unwrap_or(board.bram18k),
+            uram: board.uram,
+            clock_mhz,
+            cost_model: None,
+        }
     }
 
     /// The cost model's description as the C++ side takes it ("" = built in).

@@ -40,6 +40,8 @@ pub mod ffi {
         tail: i64,
         dsp: i64,
         bram18k: i64,
+        /// UltraRAMs (URAM288) of its buffers.
+        uram: i64,
         lanes_in: Vec<i64>,
         lanes_out: Vec<i64>,
         /// Per stream input port (as `lanes_in`): cycles after its last
@@ -96,6 +98,7 @@ pub mod ffi {
         first_output: i64,
         dsp: i64,
         bram18k: i64,
+        uram: i64,
         ii: i64,
         unroll_loops: Vec<String>,
         unroll_factors: Vec<i64>,
@@ -116,6 +119,7 @@ pub mod ffi {
         dsp: i64,
         bram18k: i64,
         fifo_bram18k: i64,
+        uram: i64,
         nodes: Vec<DseNodeEstimate>,
         channels: Vec<DseChannelEstimate>,
         baseline_cycles: i64,
@@ -127,6 +131,7 @@ pub mod ffi {
     struct DseRequest {
         dsp: i64,
         bram18k: i64,
+        uram: i64,
         objective: String,
         /// Seconds per solve; 0: until proven optimal.
         time_limit: f64,

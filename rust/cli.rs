@@ -135,6 +135,10 @@ pub struct Cli {
     #[arg(long = "bram", value_name = "N")]
     pub bram: Option<u32>,
 
+    /// UltraRAM (URAM288) limit for --hls instead of the board's.
+    #[arg(long = "uram", value_name = "N")]
+    pub uram: Option<u32>,
+
     /// Clock of --hls in MHz (default 200).
     #[arg(long = "clock-mhz", value_name = "F")]
     pub clock_mhz: Option<f64>,
@@ -385,6 +389,7 @@ fn dispatch(args: Vec<String>) -> Result<(), CliError> {
         || cli.board.is_some()
         || cli.dsp.is_some()
         || cli.bram.is_some()
+        || cli.uram.is_some()
         || cli.clock_mhz.is_some()
         || cli.target_spec.is_some()
         || cli.no_fifo_minimize
@@ -429,7 +434,7 @@ fn hls_request(cli: &Cli, pass_flags: bool) -> Result<crate::flow::Request, CliE
         } else if cli.top.is_some() {
             "'--top' only applies with '--hls OUTDIR', '--dse' or '--simulate' (else: --convert-linalg-to-dfg=top=NAME)".into()
         } else {
-            "'--board', '--dsp', '--bram' and '--clock-mhz' only apply with '--hls OUTDIR' or '--dse'".into()
+            "'--board', '--dsp', '--bram', '--uram' and '--clock-mhz' only apply with '--hls OUTDIR' or '--dse'".into()
         };
         return Err(CliError::Usage(message));
     };
@@ -469,6 +474,9 @@ fn target(cli: &Cli) -> Result<crate::board::Target, CliError> {
         return Err(CliError::Usage(format!("'--clock-mhz' must be a positive frequency, not {clock}")));
     }
     let mut target = crate::board::Target::new(board, cli.dsp, cli.bram, clock);
+    if let Some(uram) = cli.uram {
+        target.uram = uram;
+    }
     if let Some(path) = &cli.target_spec {
         let error = ffi::check_target(path);
         if !error.is_empty() {
@@ -510,6 +518,7 @@ fn dse_settings(cli: &Cli, target: &crate::board::Target) -> Result<crate::dse::
         }
     }
     let mut settings = crate::dse::Settings::new(target.dsp, target.bram18k);
+    settings.uram = target.uram;
     if let Some(o) = &cli.dse_objective {
         settings.objective = crate::dse::parse_objective(o)
             .ok_or_else(|| CliError::Usage(format!("unknown DSE objective '{o}' (dataflow, sum)")))?;

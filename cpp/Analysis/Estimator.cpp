@@ -61,11 +61,15 @@ ProcessCost ProcessModel::run() {
       bc.storage = "registers";
     } else if (bc.wordsPerBank * b.width <= options.target->lutramMaxBits) {
       bc.storage = "lutram";
+    } else if (b.uram && !b.rom) {
+      bc.storage = "uram";
+      bc.uram = bc.banks * uramBlocks(bc.wordsPerBank, b.width);
     } else {
       bc.storage = "bram";
       bc.bram18k = bc.banks * bram18kBlocks(bc.wordsPerBank, b.width);
     }
     result.bram18k += bc.bram18k;
+    result.uram += bc.uram;
     result.buffers.push_back(bc);
   }
 

@@ -90,6 +90,7 @@ GraphCost estimateGraph(dfg::GraphOp graph,
         n.inElements = pc->inElements;
         n.dsp = pc->dsp;
         n.bram18k = pc->bram18k;
+        n.uram = pc->uram;
       }
       unsigned inputs = 0, outputs = 0;
       for (Value port : inst.getPorts()) {
@@ -266,6 +267,7 @@ GraphCost estimateGraph(dfg::GraphOp graph,
     g.bottleneck = std::max(g.bottleneck, nc.cycles);
     g.dsp += nc.dsp;
     g.bram18k += nc.bram18k;
+    g.uram += nc.uram;
     if (best < 0 || nc.finish > g.dataflow) {
       g.dataflow = nc.finish;
       best = i;

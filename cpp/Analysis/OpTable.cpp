@@ -154,6 +154,12 @@ OpCost operationCost(Operation *op, const Target &target) {
 // BRAM shapes
 //===----------------------------------------------------------------------===//
 
+int64_t uramBlocks(int64_t words, int64_t width) {
+  if (words <= 0 || width <= 0)
+    return 0;
+  return ((words + 4095) / 4096) * ((width + 71) / 72);
+}
+
 int64_t bram18kBlocks(int64_t words, int64_t width) {
   if (words <= 0 || width <= 0)
     return 0;

@@ -83,8 +83,9 @@ void ProcessModel::collectBuffers() {
         b.irBanks *= b.shape[d];
     int64_t words = ceilDiv(b.elements, b.irBanks);
     const Target &t = *options.target;
-    b.loadLatency = words <= 1                         ? 0
+    b.loadLatency = words <= 1                           ? 0
                     : words * b.width <= t.lutramMaxBits ? t.lutramLatency
+                    : b.uram                             ? t.uramLatency
                                                          : t.bramLatency;
   };
   process.getBody().walk([&](Operation *op) {
@@ -96,6 +97,7 @@ void ProcessModel::collectBuffers() {
       b.cyclic = !partition.getCyclic().empty();
       for (int64_t d : partition.getComplete())
         b.partDims.push_back(unsigned(d - 1));
+      b.uram = config.uram.value_or(op->hasAttr(directives::kUram));
       layout(b, alloca.getType());
       allocaBuffer[op] = buffers.size();
       buffers.push_back(std::move(b));

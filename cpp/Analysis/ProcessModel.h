@@ -62,6 +62,7 @@ struct Buffer {
   int64_t autoFactor = 1;           // further cyclic partitioning (autoPartition)
   bool cyclic = false;              // the IR already has the DSE's cyclic partitioning
   bool accessed = false;            // some access not folded to a constant
+  bool uram = false;                // in UltraRAM where it would be BRAM
   int64_t loadLatency = 0;           // set by the layout (target latencies)
 };
 

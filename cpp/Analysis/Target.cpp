@@ -49,6 +49,7 @@ constexpr Field kFields[] = {
     {"fifo_latency", &Target::fifoLatency, 0},
     {"bram_latency", &Target::bramLatency, 0},
     {"lutram_latency", &Target::lutramLatency, 0},
+    {"uram_latency", &Target::uramLatency, 0},
     {"external_latency", &Target::externalLatency, 0},
     {"lutram_max_bits", &Target::lutramMaxBits, 0},
     {"srl_max_depth", &Target::srlMaxDepth, 0},

@@ -84,7 +84,7 @@ static DseProblem convert(const dse::Problem &p) {
     node.process = n.process;
     node.kind = n.kind;
     for (const dse::Candidate &c : n.candidates)
-      node.candidates.push_back(DseCandidate{c.cycles, c.fill, c.pre, c.tail, c.dsp, c.bram18k,
+      node.candidates.push_back(DseCandidate{c.cycles, c.fill, c.pre, c.tail, c.dsp, c.bram18k, c.uram,
                                              toRust(c.lanesIn), toRust(c.lanesOut),
                                              toRust(c.tailIn), toRust(c.burstOut),
                                              toRust(c.burstElements), toRust(c.burstLead),
@@ -111,6 +111,7 @@ static DseEstimate convert(const dse::Estimate &e) {
   out.dsp = e.dsp;
   out.bram18k = e.bram18k;
   out.fifo_bram18k = e.fifoBram18k;
+  out.uram = e.uram;
   for (const dse::NodeEstimate &n : e.nodes) {
     DseNodeEstimate node;
     node.process = n.process;
@@ -118,6 +119,7 @@ static DseEstimate convert(const dse::Estimate &e) {
     node.first_output = n.firstOutput;
     node.dsp = n.dsp;
     node.bram18k = n.bram18k;
+    node.uram = n.uram;
     node.ii = n.ii;
     for (const std::string &l : n.unrollLoops)
       node.unroll_loops.push_back(l);
@@ -153,7 +155,7 @@ rust::String check_target(rust::Str path) {
 
 void register_dse_solver() {
   dse::setSolver([](const dse::Problem &problem, const dse::Request &request) {
-    DseRequest r{request.dsp, request.bram18k, rust::String(request.objective),
+    DseRequest r{request.dsp, request.bram18k, request.uram, rust::String(request.objective),
                  request.timeLimit};
     DseSolution s = solve_dse(convert(problem), r);
     dse::Solution out;
@@ -176,6 +178,7 @@ DseExplored dse_explore(DseSession &session, const DseRequest &request) {
   dse::Request r;
   r.dsp = request.dsp;
   r.bram18k = request.bram18k;
+  r.uram = request.uram;
   r.objective = std::string(request.objective);
   r.timeLimit = request.time_limit;
   dse::Explored e = session.session->explore(solver, r);

@@ -124,6 +124,10 @@ void writeConfig(dfg::ProcessOp process, const cost::ProcessConfig &cfg,
     if (auto alloca = dyn_cast<memref::AllocaOp>(anchor)) {
       ops.push_back(anchor);
       type = alloca.getType();
+      if (bc.storage == "uram")
+        anchor->setAttr(directives::kUram, b.getUnitAttr());
+      else
+        anchor->removeAttr(directives::kUram);
     } else if (auto global = dyn_cast<memref::GetGlobalOp>(anchor)) {
       type = global.getType();
       process.getBody().walk([&](memref::GetGlobalOp g) {

@@ -205,7 +205,7 @@ int64_t portLanes(Type t) {
 
 /// The offered configurations: lanes within the limit (and the IR's on ports
 /// with explicit lane indices), and among those with the same
-/// lanes only the Pareto-optimal in (cycles, DSP, BRAM18K, unroll), where a
+/// lanes only the Pareto-optimal in (cycles, DSP, BRAM18K, URAM, unroll), where a
 /// less unrolled configuration also wins while it is at most
 /// `unrollTolerance` slower: the model counts no LUTs, so unrolling that
 /// saves only pipeline fill would otherwise look free.
@@ -290,6 +290,18 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
   }
   // The directives of the IR as they are (a design that worked before).
   all.push_back({ProcessConfig{}, estimator.estimate({})});
+  // UltraRAM: every configuration whose buffers take BRAM also with them in
+  // UltraRAM, for the ILP to trade the two under both limits. ROMs stay in
+  // BRAM: an UltraRAM cannot be initialised by the bitstream.
+  for (size_t i = 0, n = all.size(); i < n; ++i) {
+    if (llvm::none_of(all[i].cost.buffers,
+                      [](const BufferCost &b) { return b.storage == "bram" && !b.rom; }))
+      continue;
+    ProcessConfig cfg = all[i].config;
+    cfg.uram = true;
+    ProcessCost c = estimator.estimate(cfg);
+    all.push_back({std::move(cfg), std::move(c)});
+  }
   std::vector<Point> offered;
   for (Point &c : all) {
     bool ok = true;
@@ -313,13 +325,13 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
       if (i == j || all[j].config.lanes != all[i].config.lanes)
         continue;
       const ProcessCost &b = all[j].cost;
-      if (b.dsp > a.dsp || b.bram18k > a.bram18k || unroll[j] > unroll[i])
+      if (b.dsp > a.dsp || b.bram18k > a.bram18k || b.uram > a.uram || unroll[j] > unroll[i])
         continue;
       if (unroll[j] < unroll[i]) {
         dominated = double(b.cycles) <= double(a.cycles) * (1.0 + options.unrollTolerance);
         continue;
       }
-      bool lt = b.cycles < a.cycles || b.dsp < a.dsp || b.bram18k < a.bram18k;
+      bool lt = b.cycles < a.cycles || b.dsp < a.dsp || b.bram18k < a.bram18k || b.uram < a.uram;
       dominated = b.cycles <= a.cycles && (lt || j < i);
     }
     if (!dominated)

@@ -78,6 +78,7 @@ struct DsePass : ming::impl::DseBase<DsePass> {
     ming::dse::Request request;
     request.dsp = dsp;
     request.bram18k = bram;
+    request.uram = std::max<int64_t>(0, uram);
     request.objective = objective;
     request.timeLimit = timeLimit;
     ming::dse::Explored explored = session->explore(solver, request);

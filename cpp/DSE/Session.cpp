@@ -78,6 +78,10 @@ std::string printConfig(const cost::ProcessConfig &cfg) {
     sep();
     os << "partition=" << (*cfg.autoPartition ? 1 : 0);
   }
+  if (cfg.uram) {
+    sep();
+    os << "uram=" << (*cfg.uram ? 1 : 0);
+  }
   return text;
 }
 
@@ -117,6 +121,7 @@ Candidate figures(dfg::ProcessOp process, const Point &p) {
   info.inElements = c.inElements;
   info.dsp = c.dsp;
   info.bram18k = c.bram18k;
+  info.uram = c.uram;
   for (unsigned a = 0; a < process.getNumArguments(); ++a) {
     Type t = process.getArgument(a).getType();
     if (!isa<dfg::InputType, dfg::OutputType>(t))
@@ -167,6 +172,7 @@ Estimate summarize(dfg::GraphOp graph, const Instances &insts,
   e.dsp = g.dsp;
   e.bram18k = g.bram18k;
   e.fifoBram18k = g.fifoBram18k;
+  e.uram = g.uram;
   for (dfg::ProcessOp process : insts.processes) {
     NodeEstimate n;
     n.process = process.getSymName().str();
@@ -177,6 +183,7 @@ Estimate summarize(dfg::GraphOp graph, const Instances &insts,
       n.firstOutput = c.firstOutput;
       n.dsp = c.dsp;
       n.bram18k = c.bram18k;
+      n.uram = c.uram;
       n.ii = mainII(c);
       for (const cost::LoopCost &lc : c.loops)
         if (lc.pipelined && !lc.insidePipeline) {
@@ -424,7 +431,7 @@ static Estimate applyConfigs(dfg::GraphOp graph, Instances &insts,
   for (dfg::ProcessOp process : insts.processes) {
     std::string name = process.getSymName().str();
     const cost::ProcessConfig &cfg = chosen[name];
-    if (!cfg.loops.empty() || !cfg.lanes.empty() || cfg.autoPartition)
+    if (!cfg.loops.empty() || !cfg.lanes.empty() || cfg.autoPartition || cfg.uram)
       writeConfig(process, cfg, costs[name]);
   }
   // Lanes: channels first (their ends' types follow), then the ports.
@@ -538,6 +545,13 @@ Explored Session::explore(const Solver &solver, const Request &request) {
     Estimate t = trial(out.solution.choice);
     if (!t.error.empty()) {
       out.error = t.error;
+      return out;
+    }
+    // FIFOs never take UltraRAM: the ILP's count is the design's.
+    if (t.uram > request.uram) {
+      out.error = "internal error: the DSE's design of '" + impl->problem.graph + "' needs " +
+                  std::to_string(t.uram) + " URAM, over the limit of " +
+                  std::to_string(request.uram);
       return out;
     }
     int64_t overDsp = t.dsp - request.dsp, overBram = t.bram18k - request.bram18k;

@@ -6,6 +6,7 @@
 #include "ming/Dfg/Dfg.h"
 #include "ming/EmitHLS/EmitHLS.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -211,6 +212,11 @@ LogicalResult MingDialect::verifyOperationAttribute(Operation *op, NamedAttribut
     if (failed(on(bool(type), "an op that makes a buffer (memref.alloca, memref.get_global)")))
       return failure();
     return partition.verifyFor(type, error);
+  }
+  if (name == kUram) {
+    if (failed(on(isa<memref::AllocaOp>(op), "a memref.alloca (a ROM cannot be UltraRAM: it has no initial contents)")))
+      return failure();
+    return typed(isa<UnitAttr>(value), "a unit attribute");
   }
   if (name == kEstimate) {
     if (failed(on(isa<ming::dfg::ProcessOp>(op), "a dfg.process")))

@@ -144,6 +144,9 @@ LogicalResult PragmaBindStorageOp::verify() {
     return emitOpError() << name
                          << " storage needs a rom array or an array argument that is only "
                             "read (never stored to nor passed to a call)";
+  // UltraScale+ UltraRAM has no initial contents the bitstream could set.
+  if (isRom && getImpl() == StorageImpl::Uram)
+    return emitOpError() << name << " storage cannot be uram: an UltraRAM has no initial contents";
   // Shift registers implement FIFOs only.
   if (getImpl() == StorageImpl::Srl && !isFifo)
     return emitOpError("impl srl is only for fifo storage");

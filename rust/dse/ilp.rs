@@ -29,6 +29,8 @@ pub struct Problem<'a> {
     pub dsp_limit: f64,
     /// What the processes may use: the FIFOs' share is already off.
     pub bram_limit: f64,
+    /// UltraRAMs (buffers only: FIFOs and ROMs take none).
+    pub uram_limit: f64,
 }
 
 /// The figures of a candidate as the ILP takes them.
@@ -237,7 +239,7 @@ pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -
         }
         // HiGHS takes 1e20 and above as infinite and refuses the problem.
         for c in &node.candidates {
-            let figures = [c.cycles, c.fill, c.pre, c.tail, c.dsp, c.bram18k];
+            let figures = [c.cycles, c.fill, c.pre, c.tail, c.dsp, c.bram18k, c.uram];
             if figures.iter().chain(&c.tail_in).any(|&v| (v as f64).abs() >= MAX_FIGURE) {
                 return Err(DseError::Solver(format!(
                     "process '{}' has a configuration of {} cycles, {} DSP and {} BRAM18K, beyond what the ILP \
@@ -343,6 +345,9 @@ fn run(
     if let Some(limit) = limits.1 {
         pb.add_row(..=limit, sum(|c| c.bram18k as f64));
     }
+    // UltraRAM is never relaxed: the smallest limits named on failure are
+    // DSP and BRAM's, with the board's URAM.
+    pb.add_row(..=problem.uram_limit, sum(|c| c.uram as f64));
     // The latency column of the dataflow objective (numbered after the x's).
     let mut latency = None;
     if let Goal::Latency(Objective::Dataflow) = goal {
@@ -516,6 +521,7 @@ mod tests {
             tail: fill,
             dsp,
             bram18k,
+            uram: 0,
             lanes_in: vec![lanes_in],
             lanes_out: vec![lanes_out],
             tail_in: vec![],
@@ -542,7 +548,7 @@ mod tests {
     }
 
     fn limits(graph: &DseProblem, dsp_limit: f64, bram_limit: f64) -> Problem<'_> {
-        Problem { graph, dsp_limit, bram_limit }
+        Problem { graph, dsp_limit, bram_limit, uram_limit: 0.0 }
     }
 
     /// The graph latency of a given choice, computed directly: the recursion

@@ -36,6 +36,8 @@ pub struct Settings {
     pub pack_int8: bool,
     pub dsp: u32,
     pub bram18k: u32,
+    /// UltraRAMs the buffers may take instead of BRAM (0: none).
+    pub uram: u32,
 }
 
 impl Settings {
@@ -47,6 +49,7 @@ impl Settings {
             pack_int8: true,
             dsp,
             bram18k,
+            uram: 0,
         }
     }
 }
@@ -96,6 +99,7 @@ pub struct Estimate {
     pub dsp: i64,
     pub bram18k: i64,
     pub fifo_bram18k: i64,
+    pub uram: i64,
     pub nodes: Vec<NodeEstimate>,
     pub baseline: Baseline,
 }
@@ -108,6 +112,7 @@ pub struct NodeEstimate {
     pub first_output: i64,
     pub dsp: i64,
     pub bram18k: i64,
+    pub uram: i64,
     pub ii: i64,
     pub unroll: Vec<(String, i64)>,
 }
@@ -247,6 +252,7 @@ fn convert(e: ffi::DseEstimate) -> Result<Estimate, Failure> {
             first_output: n.first_output,
             dsp: n.dsp,
             bram18k: n.bram18k,
+            uram: n.uram,
             ii: n.ii,
             unroll: n.unroll_loops.into_iter().zip(n.unroll_factors).collect(),
         })
@@ -257,6 +263,7 @@ fn convert(e: ffi::DseEstimate) -> Result<Estimate, Failure> {
         dsp: e.dsp,
         bram18k: e.bram18k,
         fifo_bram18k: e.fifo_bram18k,
+        uram: e.uram,
         nodes,
         baseline: Baseline { cycles: e.baseline_cycles, dsp: e.baseline_dsp, bram18k: e.baseline_bram18k },
     })
@@ -264,15 +271,20 @@ fn convert(e: ffi::DseEstimate) -> Result<Estimate, Failure> {
 
 /// The ILP of `p` under the limits; the FIFOs' BRAM is taken from the budget
 /// first (their depths do not depend on the choice).
-pub fn problem(p: &ffi::DseProblem, dsp: u32, bram18k: u32) -> Problem<'_> {
-    Problem { graph: p, dsp_limit: f64::from(dsp), bram_limit: f64::from(bram18k) - p.fifo_bram18k as f64 }
+pub fn problem(p: &ffi::DseProblem, dsp: u32, bram18k: u32, uram: u32) -> Problem<'_> {
+    Problem {
+        graph: p,
+        dsp_limit: f64::from(dsp),
+        bram_limit: f64::from(bram18k) - p.fifo_bram18k as f64,
+        uram_limit: f64::from(uram),
+    }
 }
 
 /// One index per node of `p`, chosen by the ILP under `settings`.
 pub fn solve(p: &ffi::DseProblem, settings: &Settings) -> Result<ilp::Solution, Failure> {
     let count: usize = p.nodes.iter().map(|n| n.candidates.len()).sum();
     crate::progress::detail(&format!("ILP over {count} configurations of {} processes", p.nodes.len()));
-    let solution = ilp::solve(&problem(p, settings.dsp, settings.bram18k), settings.objective, settings.time_limit)
+    let solution = ilp::solve(&problem(p, settings.dsp, settings.bram18k, settings.uram), settings.objective, settings.time_limit)
         .map_err(|e| match e {
             DseError::Infeasible { min_dsp, min_bram } => Failure::Infeasible {
                 graph: p.graph.clone(),
@@ -292,8 +304,8 @@ pub fn solve(p: &ffi::DseProblem, settings: &Settings) -> Result<ilp::Solution, 
 /// start-up, see bridge.rs): the request's limits, default lanes.
 pub fn solve_dse(p: &ffi::DseProblem, request: &ffi::DseRequest) -> ffi::DseSolution {
     let failed = |error: String| ffi::DseSolution { error, choice: Vec::new(), status: String::new(), objective: 0.0, seconds: 0.0 };
-    let (Ok(dsp), Ok(bram18k)) = (u32::try_from(request.dsp), u32::try_from(request.bram18k)) else {
-        return failed(format!("limits of {} DSP and {} BRAM18K are out of range", request.dsp, request.bram18k));
+    let (Ok(dsp), Ok(bram18k), Ok(uram)) = (u32::try_from(request.dsp), u32::try_from(request.bram18k), u32::try_from(request.uram)) else {
+        return failed(format!("limits of {} DSP, {} BRAM18K and {} URAM are out of range", request.dsp, request.bram18k, request.uram));
     };
     let Some(objective) = parse_objective(&request.objective) else {
         return failed(format!("unknown objective '{}'", request.objective));
@@ -301,6 +313,7 @@ pub fn solve_dse(p: &ffi::DseProblem, request: &ffi::DseRequest) -> ffi::DseSolu
     let settings = Settings {
         objective,
         time_limit: (request.time_limit > 0.0).then_some(request.time_limit),
+        uram,
         ..Settings::new(dsp, bram18k)
     };
     match solve(p, &settings) {
@@ -339,6 +352,7 @@ pub fn run(module: &Module, settings: &Settings, cost: &CostModel) -> Result<Out
     let request = ffi::DseRequest {
         dsp: i64::from(settings.dsp),
         bram18k: i64::from(settings.bram18k),
+        uram: i64::from(settings.uram),
         objective: objective_name(settings.objective).to_string(),
         time_limit: settings.time_limit.unwrap_or(0.0),
     };
@@ -401,6 +415,7 @@ mod tests {
             tail: 1,
             dsp,
             bram18k,
+            uram: 0,
             lanes_in: vec![lanes],
             lanes_out: vec![lanes],
             tail_in: vec![],
@@ -431,19 +446,19 @@ mod tests {
     #[test]
     fn fifo_bram_comes_off_the_budget() {
         let g = dfg_problem();
-        let p = problem(&g, 10, 6);
+        let p = problem(&g, 10, 6, 0);
         assert_eq!(p.bram_limit, 3.0);
         let s = ilp::solve(&p, Objective::Dataflow, None).expect("feasible");
         // Only the first candidate of b fits 3 BRAM18K.
         assert_eq!(s.choice, vec![0, 0]);
-        let s = ilp::solve(&problem(&g, 10, 7), Objective::Dataflow, None).expect("feasible");
+        let s = ilp::solve(&problem(&g, 10, 7, 0), Objective::Dataflow, None).expect("feasible");
         assert_eq!(s.choice, vec![0, 1]);
     }
 
     #[test]
     fn infeasible_names_limits_with_fifos() {
         let g = dfg_problem();
-        match ilp::solve(&problem(&g, 0, 288), Objective::Dataflow, None) {
+        match ilp::solve(&problem(&g, 0, 288, 0), Objective::Dataflow, None) {
             Err(DseError::Infeasible { min_dsp, min_bram }) => {
                 assert_eq!(min_dsp, 1.0);
                 assert_eq!(min_bram, 2.0);

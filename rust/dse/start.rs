@@ -91,7 +91,8 @@ struct Entry {
 fn cheapest(problem: &Problem, order: &[usize], wd: f64, wb: f64) -> Option<Vec<usize>> {
     let nodes = &problem.graph.nodes;
     let edges = &problem.graph.edges;
-    let weight = |c: &DseCandidate| wd * c.dsp as f64 + wb * c.bram18k as f64;
+    // UltraRAM candidates are left to the ILP: the start keeps to DSP and BRAM.
+    let weight = |c: &DseCandidate| wd * c.dsp as f64 + wb * c.bram18k as f64 + 1e9 * c.uram as f64;
     let mut open: Vec<usize> = Vec::new();
     let mut steps: Vec<Vec<Entry>> = Vec::with_capacity(order.len());
     let mut current = vec![Entry { lanes: Vec::new(), cost: 0.0, back: 0, candidate: 0 }];
@@ -171,7 +172,7 @@ fn faster(problem: &Problem, mut choice: Vec<usize>, mut dsp: f64, mut bram: f64
             .candidates
             .iter()
             .enumerate()
-            .filter(|(_, c)| c.cycles < now.cycles && c.lanes_in == now.lanes_in && c.lanes_out == now.lanes_out)
+            .filter(|(_, c)| c.cycles < now.cycles && c.uram <= now.uram && c.lanes_in == now.lanes_in && c.lanes_out == now.lanes_out)
             .filter(|(_, c)| {
                 dsp + (c.dsp - now.dsp) as f64 <= problem.dsp_limit
                     && bram + (c.bram18k - now.bram18k) as f64 <= problem.bram_limit
@@ -210,6 +211,7 @@ mod tests {
             in_elements: vec![],
             dsp,
             bram18k,
+            uram: 0,
             lanes_in: vec![lanes_in],
             lanes_out: vec![lanes_out],
         }
@@ -239,13 +241,13 @@ mod tests {
         let g = chain();
         // One lane needs 7 BRAM18K: the start takes two lanes, then the
         // fastest conv the 5 DSP allow (4 DSP, not 9).
-        let p = Problem { graph: &g, dsp_limit: 5.0, bram_limit: 1.0 };
+        let p = Problem { graph: &g, dsp_limit: 5.0, bram_limit: 1.0, uram_limit: 0.0 };
         assert_eq!(feasible(&p), Some(vec![1, 2, 1]));
     }
 
     #[test]
     fn none_when_nothing_fits() {
         let g = chain();
-        assert_eq!(feasible(&Problem { graph: &g, dsp_limit: 1.0, bram_limit: 0.0 }), None);
+        assert_eq!(feasible(&Problem { graph: &g, dsp_limit: 1.0, bram_limit: 0.0, uram_limit: 0.0 }), None);
     }
 }

@@ -127,6 +127,7 @@ pub fn json(top: &str, target: &Target, g: &Graph, f: &Figures) -> Json {
         ("part", Json::str(b.part)),
         ("dsp", Json::Int(target.dsp.into())),
         ("bram18k", Json::Int(target.bram18k.into())),
+        ("uram_limit", Json::Int(target.uram.into())),
         ("clock_mhz", Json::Float(target.clock_mhz)),
         // The chip's own figures, next to the (possibly overridden) limits above.
         ("board_dsp", Json::Int(b.dsp.into())),
@@ -148,6 +149,7 @@ pub fn json(top: &str, target: &Target, g: &Graph, f: &Figures) -> Json {
                 ("first_output", int(e.map(|e| e.first_output))),
                 ("dsp", int(e.map(|e| e.dsp))),
                 ("bram18k", int(e.map(|e| e.bram18k))),
+                ("uram", int(e.map(|e| e.uram))),
                 ("ii", int(e.map(|e| e.ii).filter(|&ii| ii > 0))),
                 ("unroll", unroll.unwrap_or(Json::Null)),
                 ("lanes_in", Json::opt_int(n.lanes_in)),
@@ -179,6 +181,7 @@ pub fn json(top: &str, target: &Target, g: &Graph, f: &Figures) -> Json {
         ("cycles", int(e.map(|e| e.dataflow))),
         ("dsp", int(e.map(|e| e.dsp))),
         ("bram18k", int(e.map(|e| e.bram18k))),
+        ("uram", int(e.map(|e| e.uram))),
         ("simulated_cycles", Json::opt_int(f.simulation.as_ref().map(|s| s.cycles))),
         // The paper's Eq. (1) objective and the FIFOs' share of bram18k.
         ("sum_cycles", int(e.map(|e| e.sum))),
@@ -224,8 +227,8 @@ pub fn markdown(top: &str, target: &Target, g: &Graph, f: &Figures) -> String {
     let _ = writeln!(out, "# {top}\n");
     let _ = writeln!(
         out,
-        "Board **{}** ({}), limits {} DSP and {} BRAM18K, clock {} MHz.\n",
-        b.name, b.part, target.dsp, target.bram18k, target.clock_mhz
+        "Board **{}** ({}), limits {} DSP, {} BRAM18K and {} URAM, clock {} MHz.\n",
+        b.name, b.part, target.dsp, target.bram18k, target.uram, target.clock_mhz
     );
     match &f.solve {
         Some(s) => {
@@ -239,15 +242,15 @@ pub fn markdown(top: &str, target: &Target, g: &Graph, f: &Figures) -> String {
         None => out.push_str("Design-space exploration: not run. Cycle, DSP and BRAM estimates are not available.\n\n"),
     }
     if let Some(e) = &f.estimate {
-        out.push_str("| design | cycles | DSP | BRAM18K |\n|---|---|---|---|\n");
-        let _ = writeln!(out, "| ming (dataflow) | {} | {} | {} |", e.dataflow, e.dsp, e.bram18k);
-        let _ = writeln!(out, "| Vanilla baseline | {} | {} | {} |", e.baseline.cycles, e.baseline.dsp, e.baseline.bram18k);
+        out.push_str("| design | cycles | DSP | BRAM18K | URAM |\n|---|---|---|---|---|\n");
+        let _ = writeln!(out, "| ming (dataflow) | {} | {} | {} | {} |", e.dataflow, e.dsp, e.bram18k, e.uram);
+        let _ = writeln!(out, "| Vanilla baseline | {} | {} | {} | 0 |", e.baseline.cycles, e.baseline.dsp, e.baseline.bram18k);
         if e.dataflow > 0 {
             let _ = writeln!(out, "\nSpeedup over the baseline: {:.1}x. FIFOs: {} BRAM18K.", e.baseline.cycles as f64 / e.dataflow as f64, e.fifo_bram18k);
         }
         out.push('\n');
     }
-    out.push_str("## Nodes\n\n| name | kind | lanes in | lanes out | cycles | DSP | BRAM18K | II | unroll |\n|---|---|---|---|---|---|---|---|---|\n");
+    out.push_str("## Nodes\n\n| name | kind | lanes in | lanes out | cycles | DSP | BRAM18K | URAM | II | unroll |\n|---|---|---|---|---|---|---|---|---|---|\n");
     for n in &g.nodes {
         let e = f.node(&n.name);
         let unroll = e
@@ -255,7 +258,7 @@ pub fn markdown(top: &str, target: &Target, g: &Graph, f: &Figures) -> String {
             .filter(|s| !s.is_empty());
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             n.name,
             or_dash(n.kind.as_deref()),
             or_dash(n.lanes_in),
@@ -263,6 +266,7 @@ pub fn markdown(top: &str, target: &Target, g: &Graph, f: &Figures) -> String {
             or_dash(e.map(|e| e.cycles)),
             or_dash(e.map(|e| e.dsp)),
             or_dash(e.map(|e| e.bram18k)),
+            or_dash(e.map(|e| e.uram)),
             or_dash(e.map(|e| e.ii).filter(|&ii| ii > 0)),
             or_dash(unroll),
         );
@@ -383,6 +387,7 @@ mod tests {
             first_output: 5,
             dsp: 27,
             bram18k: 1,
+            uram: 0,
             ii: 1,
             unroll: vec![("L2".into(), 4)],
         };
@@ -393,6 +398,7 @@ mod tests {
                 dsp: 54,
                 bram18k: 3,
                 fifo_bram18k: 1,
+                uram: 0,
                 nodes: vec![node("conv", 990), node("conv_1", 910)],
                 baseline: crate::dse::Baseline { cycles: 50000, dsp: 2, bram18k: 9 },
             }),
@@ -415,8 +421,8 @@ mod tests {
             assert!(text.contains(want), "{want} in {text}");
         }
         let md = markdown("t", &target, &g, &f);
-        assert!(md.contains("| conv | sliding_window | 1 | 1 | 990 | 27 | 1 | 1 | L2=4 |"), "{md}");
-        assert!(md.contains("| Vanilla baseline | 50000 | 2 | 9 |"), "{md}");
+        assert!(md.contains("| conv | sliding_window | 1 | 1 | 990 | 27 | 1 | 0 | 1 | L2=4 |"), "{md}");
+        assert!(md.contains("| Vanilla baseline | 50000 | 2 | 9 | 0 |"), "{md}");
         assert!(md.contains("HiGHS, optimal"), "{md}");
     }
 }

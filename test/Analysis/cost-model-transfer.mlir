@@ -1,8 +1,10 @@
 // A load process moves as many consecutive elements per cycle as the board's
 // memory port carries (docs/cost-model.md, "Memory ports"): 16 int8 elements
-// unrolled 16 times take II 1 on a 128-bit port and II 2 on a 64-bit one.
+// unrolled 16 times take II 1 on a 128-bit port and II 2 on a 64-bit one
+// (the second half of the copies issues a cycle later: depth 3).
 // Walking a transposed layout, consecutive copies are 1,024 elements apart:
-// each is a beat of its own, II 16 whatever the width.
+// each is a beat of its own, II 16 whatever the width, the last copy issuing
+// 15 cycles after the first.
 //
 // RUN: ming-opt %s --pass-pipeline='builtin.module(ming-test-cost-model)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=W128
@@ -13,8 +15,8 @@ module {
   // In memory order: address = flat index.
   // W128: remark: L0: trip=8192 unroll=16 pipelined ii=1 (request)
   // W128: remark: process @in_order: cycles=513
-  // W64: remark: L0: trip=8192 unroll=16 pipelined ii=2 (port arg0)
-  // W64: remark: process @in_order: cycles=1024
+  // W64: remark: L0: trip=8192 unroll=16 pipelined ii=2 (port arg0) depth=3 cycles=1025
+  // W64: remark: process @in_order: cycles=1025
   dfg.process @in_order(%mem: memref<1x8x32x32xi8>, %out: !dfg.out<i8, lanes = 16>)
       attributes {kind = #dfg.kind<load>} {
     %c0 = arith.constant 0 : index
@@ -36,8 +38,8 @@ module {
 
   // Channels innermost (NCHW memory streamed as NHWC): a jump of 1,024
   // elements from one copy to the next.
-  // W128: remark: L0: trip=8192 unroll=16 pipelined ii=16 (port arg0)
-  // W128: remark: process @transposed: cycles=8192
+  // W128: remark: L0: trip=8192 unroll=16 pipelined ii=16 (port arg0) depth=17 cycles=8193
+  // W128: remark: process @transposed: cycles=8193
   // W64: remark: L0: trip=8192 unroll=16 pipelined ii=16 (port arg0)
   dfg.process @transposed(%mem: memref<1x8x32x32xi8>, %out: !dfg.out<i8, lanes = 16>)
       attributes {kind = #dfg.kind<load>} {

@@ -155,12 +155,15 @@ struct TestCostModel : ming::impl::TestCostModelBase<TestCostModel> {
       at->emitRemark() << (bc.rom ? "rom " : "buffer ") << (bc.rom ? bc.name + " " : "")
                        << bc.elements << "x" << bc.width << "b banks=" << bc.banks
                        << " words=" << bc.wordsPerBank << " " << bc.storage
-                       << " bram18k=" << bc.bram18k;
+                       << " bram18k=" << bc.bram18k
+                       << (bc.uram ? " uram=" + std::to_string(bc.uram) : std::string());
     }
     InFlightDiagnostic d = process.emitRemark();
     d << "process @" << process.getSymName() << ": cycles=" << pc.cycles
       << " first=" << pc.firstOutput << " dsp=" << pc.dsp << " bram18k=" << pc.bram18k
       << " pre=" << pc.pre << " tail=" << pc.tail;
+    if (pc.uram)
+      d << " uram=" << pc.uram;
     for (const std::string &note : pc.notes)
       d << " [" << note << "]";
     // Per stream port, what the graph latency takes from the producers' pace

@@ -47,6 +47,11 @@ LogicalResult ProcessLowering::lowerAlloca(memref::AllocaOp op) {
   mapping.map(op.getResult(), array);
   llvm::SmallDenseSet<int64_t> done;
   addPartitions(op, array, done);
+  // The DSE's UltraRAM binding; two ports of any kind, as the cost model
+  // counts for every memory.
+  if (op->hasAttr(directives::kUram))
+    hls::PragmaBindStorageOp::create(*builder, op.getLoc(), array, hls::StorageKind::RamT2P,
+                                     hls::StorageImpl::Uram);
   return success();
 }
 

@@ -15,8 +15,9 @@ def Dse : Pass<"ming-dse", "mlir::ModuleOp"> {
     one per instance so that lanes agree on every channel and the DSPs and
     BRAM18Ks fit `dsp` and `bram`, minimising the graph's dataflow latency
     (or the paper's sum of stage latencies). The choice is written back as
-    directives (`#ming.loop`, `#ming.partition` cyclic banks, lanes in the
-    channel and port types), FIFO depths, and the figures (`#ming.estimate`
+    directives (`#ming.loop`, `#ming.partition` cyclic banks, `ming.uram` on
+    the buffers it puts in UltraRAM, lanes in the channel and port types),
+    FIFO depths, and the figures (`#ming.estimate`
     on the processes, `#ming.loop_estimate` on their pipelines, `#ming.design`
     on the graph).
 
@@ -28,6 +29,8 @@ def Dse : Pass<"ming-dse", "mlir::ModuleOp"> {
   let options = [
     Option<"dsp", "dsp", "int64_t", /*default=*/"-1", "DSP48E2 slices available (required)">,
     Option<"bram", "bram", "int64_t", /*default=*/"-1", "BRAM18K blocks available (required)">,
+    Option<"uram", "uram", "int64_t", /*default=*/"0",
+           "UltraRAMs (URAM288) the buffers may take instead of BRAM">,
     Option<"objective", "objective", "std::string", /*default=*/"\"dataflow\"",
            "What to minimise: dataflow (the graph's latency) or sum (the paper's Eq. 1)">,
     Option<"maxLanes", "max-lanes", "int64_t", /*default=*/"64",

@@ -887,3 +887,12 @@ emitHLS.func @f(%p: !emitHLS.ptr<i8>) {
   emitHLS.pragma.interface m_axi %p bundle = "gmem0" max_widen_bitwidth = 96 : !emitHLS.ptr<i8>
   emitHLS.return
 }
+
+// -----
+
+emitHLS.func @f() {
+  %w = emitHLS.array rom : !emitHLS.array<2xi8> = dense<[1, 2]> : tensor<2xi8>
+  // expected-error@+1 {{rom_1p storage cannot be uram: an UltraRAM has no initial contents}}
+  emitHLS.pragma.bind_storage %w type = rom_1p impl = uram : !emitHLS.array<2xi8>
+  emitHLS.return
+}

@@ -22,6 +22,8 @@ dfg.process @p(%in: !dfg.in<i8>, %out: !dfg.out<i8>)
   // accessors remove them, the parser keeps what it is given.
   // CHECK: memref.alloca() {ming.partition = #ming.partition<>} : memref<4xi8>
   %none = memref.alloca() {ming.partition = #ming.partition<>} : memref<4xi8>
+  // CHECK: memref.alloca() {ming.uram} : memref<8192xi8>
+  %big = memref.alloca() {ming.uram} : memref<8192xi8>
   scf.for %i = %c0 to %c4 step %c1 {
     scf.for %j = %c0 to %c8 step %c1 {
       %v = dfg.pull %in : !dfg.in<i8>

@@ -217,3 +217,20 @@ dfg.process @p(%in: !dfg.in<i8>) attributes {ming.lookahead = 2.0 : f32} {}
 emitHLS.func @f() attributes {ming.name = 3} {
   emitHLS.return
 }
+
+// -----
+
+func.func @f() {
+  // expected-error@+1 {{'memref.alloca' op 'ming.uram' must be a unit attribute, got true}}
+  %buf = memref.alloca() {ming.uram = true} : memref<8192xi8>
+  return
+}
+
+// -----
+
+memref.global "private" constant @w : memref<4xi8> = dense<[1, 2, 3, 4]>
+func.func @f() {
+  // expected-error@+1 {{'memref.get_global' op 'ming.uram' belongs on a memref.alloca (a ROM cannot be UltraRAM: it has no initial contents)}}
+  %w = memref.get_global @w : memref<4xi8> {ming.uram}
+  return
+}

@@ -70,6 +70,9 @@ OpCost operationCost(mlir::Operation *op, const Target &target);
 /// BRAM18K blocks of one bank of `words` x `width` bits, the best of the
 /// shapes 16Kx1, 8Kx2, 4Kx4, 2Kx9, 1Kx18, 512x36 (UG573). No threshold.
 int64_t bram18kBlocks(int64_t words, int64_t width);
+/// UltraRAMs of one bank: a URAM288 is 4,096 words of 72 bits, one shape
+/// only (UG573), cascaded in depth and placed side by side in width.
+int64_t uramBlocks(int64_t words, int64_t width);
 
 //===----------------------------------------------------------------------===//
 // Hypothetical directives
@@ -87,6 +90,9 @@ struct ProcessConfig {
   std::map<unsigned, LoopChoice> loops;   // by loop id
   std::map<unsigned, int64_t> lanes;      // by port (argument number)
   std::optional<bool> autoPartition;      // unset: CostOptions::autoPartition
+  /// Buffers that would take BRAM take UltraRAM instead; unset: those the
+  /// IR marks `ming.uram`. ROMs stay: an UltraRAM has no initial contents.
+  std::optional<bool> uram;
 };
 
 //===----------------------------------------------------------------------===//
@@ -122,8 +128,8 @@ struct BufferCost {
   std::string name;               // "alloca", or the global's symbol
   bool rom = false;
   int64_t elements = 0, width = 0, banks = 1, wordsPerBank = 0;
-  std::string storage;            // "registers", "lutram", "bram", "folded"
-  int64_t bram18k = 0;
+  std::string storage;            // "registers", "lutram", "bram", "uram", "folded"
+  int64_t bram18k = 0, uram = 0;
 };
 
 struct Burst {
@@ -170,7 +176,7 @@ struct ProcessCost {
   /// is pulled, and the elements it pulls in all. The first ones come at the
   /// pace the producer outputs, not at the process's own.
   std::vector<int64_t> fillElements, fillTime, inElements;
-  int64_t dsp = 0, bram18k = 0;
+  int64_t dsp = 0, bram18k = 0, uram = 0;
   llvm::SmallVector<LoopCost> loops;     // by id
   llvm::SmallVector<BufferCost> buffers;
   llvm::SmallVector<std::string> notes;  // ops not in the table, dynamic bounds
@@ -210,7 +216,7 @@ struct ChannelCost {
 struct NodeCost {
   dfg::InstantiateOp op;
   std::string callee;
-  int64_t cycles = 0, firstOutput = 0, pre = 0, tail = 0, dsp = 0, bram18k = 0;
+  int64_t cycles = 0, firstOutput = 0, pre = 0, tail = 0, dsp = 0, bram18k = 0, uram = 0;
   std::vector<int64_t> tailIn; // ProcessCost::tailIn
   std::vector<Burst> bursts;   // ProcessCost::bursts
   std::vector<double> pullCycles;
@@ -227,7 +233,7 @@ struct GraphCost {
   int64_t dataflow = 0;
   int64_t sum = 0;          // the paper's objective: sum of node cycles
   int64_t bottleneck = 0;   // max node cycles
-  int64_t dsp = 0, bram18k = 0, fifoBram18k = 0;
+  int64_t dsp = 0, bram18k = 0, fifoBram18k = 0, uram = 0;
   std::vector<NodeCost> nodes;
   std::vector<ChannelCost> channels;
   /// Indices into nodes, source to the node that finishes last: the chain of

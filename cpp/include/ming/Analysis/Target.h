@@ -42,6 +42,9 @@ struct Target {
   /// A BRAM read (address and data registers), a LUTRAM read, an m_axi read
   /// inside a burst.
   int64_t bramLatency = 2, lutramLatency = 1, externalLatency = 1;
+  /// A read from an UltraRAM (URAM288: 4,096 words of 72 bits, two ports),
+  /// assumed registered like a BRAM's.
+  int64_t uramLatency = 2;
   /// Arrays (or banks of a partitioned array) of at most this many bits are
   /// LUTRAM/registers: 0 BRAM.
   int64_t lutramMaxBits = 1024;

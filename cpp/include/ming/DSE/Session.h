@@ -43,7 +43,7 @@ struct Options {
 /// The cost-model figures of one configuration of a process instance: what
 /// the ILP needs, nothing of the configuration itself.
 struct Candidate {
-  int64_t cycles = 0, fill = 0, dsp = 0, bram18k = 0;
+  int64_t cycles = 0, fill = 0, dsp = 0, bram18k = 0, uram = 0;
   /// Cycles before the first pull and after the last (cost::ProcessCost).
   int64_t pre = 0, tail = 0;
   /// Per stream input port, in argument order: cycles after its last pull
@@ -90,7 +90,7 @@ struct Problem {
 
 struct NodeEstimate {
   std::string process;
-  int64_t cycles = 0, firstOutput = 0, dsp = 0, bram18k = 0;
+  int64_t cycles = 0, firstOutput = 0, dsp = 0, bram18k = 0, uram = 0;
   /// II of the pipelined loop that takes the most cycles (0: none).
   int64_t ii = 0;
   /// Unroll factor of every pipelined loop not inside another pipeline
@@ -107,7 +107,7 @@ struct ChannelEstimate {
 struct Estimate {
   std::string error;
   /// The graph's dataflow latency, the paper's sum, resources incl. FIFOs.
-  int64_t dataflow = 0, sum = 0, dsp = 0, bram18k = 0, fifoBram18k = 0;
+  int64_t dataflow = 0, sum = 0, dsp = 0, bram18k = 0, fifoBram18k = 0, uram = 0;
   std::vector<NodeEstimate> nodes;       // instances in body order
   std::vector<ChannelEstimate> channels; // channels in body order
   /// The Vanilla design (estimateBaseline in CostModel.h).
@@ -116,7 +116,7 @@ struct Estimate {
 
 /// What the DSE asks of the solver: the limits and the objective.
 struct Request {
-  int64_t dsp = 0, bram18k = 0;
+  int64_t dsp = 0, bram18k = 0, uram = 0;
   std::string objective; // "dataflow" or "sum"
   double timeLimit = 0;  // seconds per solve; 0: until optimal
 };

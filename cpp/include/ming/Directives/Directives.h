@@ -41,6 +41,9 @@ inline constexpr llvm::StringLiteral kLoop = "ming.loop";
 inline constexpr llvm::StringLiteral kLoopEstimate = "ming.loop_estimate";
 inline constexpr llvm::StringLiteral kFlattened = "ming.flattened";
 inline constexpr llvm::StringLiteral kPartition = "ming.partition";
+/// A unit attribute on a memref.alloca: the buffer is bound to UltraRAM (the
+/// DSE's choice; convert-dfg-to-emithls writes BIND_STORAGE impl=uram).
+inline constexpr llvm::StringLiteral kUram = "ming.uram";
 inline constexpr llvm::StringLiteral kEstimate = "ming.estimate";
 inline constexpr llvm::StringLiteral kDesign = "ming.design";
 inline constexpr llvm::StringLiteral kTop = "ming.top";
