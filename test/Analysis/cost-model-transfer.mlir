@@ -1,5 +1,5 @@
 // A load process moves as many consecutive elements per cycle as the board's
-// memory port carries (docs/cost-model.md, "Memory ports"): 16 int8 elements
+// memory port carries (docs/cost-model.md, "Loops", the ports' II): 16 int8 elements
 // unrolled 16 times take II 1 on a 128-bit port and II 2 on a 64-bit one
 // (the second half of the copies issues a cycle later: depth 3).
 // Walking a transposed layout, consecutive copies are 1,024 elements apart:
