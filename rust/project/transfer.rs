@@ -43,16 +43,11 @@ pub struct Transfer {
     pub transfer_bound: bool,
 }
 
-/// Bytes one element takes in memory: C++ rounds an `ap_int<N>` up to a
-/// power of two bytes, as it rounds `bool` up to one.
+/// Bytes one element takes in memory: the layout of the data files the
+/// testbench reads (`ap_int<N>` rounded up to 1, 2, 4 or 8 bytes). A type the
+/// testbench refuses never reaches here (the project is not written).
 fn element_bytes(elem: &str) -> u64 {
-    let bits: u64 = match elem {
-        "f16" | "bf16" => 16,
-        "f32" => 32,
-        "f64" => 64,
-        _ => crate::ir::types::int_width(elem).map(u64::from).unwrap_or(32),
-    };
-    bits.div_ceil(8).next_power_of_two()
+    super::testbench::Codec::of(elem).map(|c| u64::from(c.bytes)).unwrap_or(4)
 }
 
 pub fn analyse(target: &Target, iface: &Interface, g: &Graph, f: &Figures) -> Transfer {
