@@ -31,7 +31,7 @@ pub mod ffi {
     /// The cost-model figures of one configuration of a process instance
     /// (ming/DSE/Session.h): what the ILP chooses from. The configuration
     /// itself stays in the C++ session; the ILP answers with indices.
-    #[derive(Clone, Debug)]
+    #[derive(Clone, Debug, Default)]
     struct DseCandidate {
         cycles: i64,
         fill: i64,

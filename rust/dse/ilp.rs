@@ -521,17 +521,9 @@ mod tests {
             tail: fill,
             dsp,
             bram18k,
-            uram: 0,
             lanes_in: vec![lanes_in],
             lanes_out: vec![lanes_out],
-            tail_in: vec![],
-            burst_out: vec![],
-            burst_elements: vec![],
-            burst_lead: vec![],
-            pull_cycles: vec![],
-            fill_elements: vec![],
-            fill_time: vec![],
-            in_elements: vec![],
+            ..Default::default()
         }
     }
 

@@ -415,17 +415,9 @@ mod tests {
             tail: 1,
             dsp,
             bram18k,
-            uram: 0,
             lanes_in: vec![lanes],
             lanes_out: vec![lanes],
-            tail_in: vec![],
-            burst_out: vec![],
-            burst_elements: vec![],
-            burst_lead: vec![],
-            pull_cycles: vec![],
-            fill_elements: vec![],
-            fill_time: vec![],
-            in_elements: vec![],
+            ..Default::default()
         };
         ffi::DseProblem {
             graph: "g".into(),

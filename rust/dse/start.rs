@@ -201,19 +201,11 @@ mod tests {
             fill: 1,
             pre: 0,
             tail: 1,
-            tail_in: vec![],
-            burst_out: vec![],
-            burst_elements: vec![],
-            burst_lead: vec![],
-            pull_cycles: vec![],
-            fill_elements: vec![],
-            fill_time: vec![],
-            in_elements: vec![],
             dsp,
             bram18k,
-            uram: 0,
             lanes_in: vec![lanes_in],
             lanes_out: vec![lanes_out],
+            ..Default::default()
         }
     }
 
