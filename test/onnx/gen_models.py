@@ -38,6 +38,10 @@ the fake-quant float arithmetic between into integer hardware
   lenet_qdq_pc, depthwise_sep_qdq_pc, strided_pool_qdq, avgpool_qdq,
   clip_relu6_qdq
 
+With QUInt8 activations instead (`_qdq_u8`, quantize_static's default;
+weights int8 per tensor): cascade_conv_qdq_u8, residual_block_qdq_u8,
+strided_pool_qdq_u8, avgpool_qdq_u8.
+
 With their elementwise activations quantised as well (per-channel weights;
 Tanh, HardSwish, HardSigmoid and Elu added to onnxruntime's defaults), each
 activation a lookup table in ming: conv_sigmoid_qdq, conv_hardswish_qdq,
@@ -307,6 +311,17 @@ def conv_hardswish():
     return b.model([("x", [1, 3, 16, 16])], y, [1, 4, 16, 16])
 
 
+def conv_prelu():
+    """PRelu with a slope per channel between two convolutions (negative
+    slopes too), x3 so that the slopes matter."""
+    b = Builder("conv_prelu", 44)
+    y = b.node("Mul", [b.conv("x", 3, 6, 3), b.const(3.0)])
+    slope = b.const(np.array([0.1, 0.25, -0.5, 0.0, 1.5, 0.3], dtype=np.float32).reshape(6, 1, 1))
+    y = b.node("PRelu", [y, slope])
+    y = b.conv(y, 6, 4, 1, pad=0)
+    return b.model([("x", [1, 3, 12, 12])], y, [1, 4, 12, 12])
+
+
 def more_ops():
     """PRelu (per-channel slope), Selu, SiLU (x * Sigmoid(x)), Sub and Div with
     broadcast constants, GlobalAveragePool, LogSoftmax."""
@@ -528,7 +543,7 @@ def pad_wrap_edge():
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
                                   depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm,
                                   classifier_opset11, conv1d_net, activations, conv_sigmoid,
-                                  conv_hardswish, gemm_softmax, more_ops,
+                                  conv_hardswish, conv_prelu, gemm_softmax, more_ops,
                                   avgpool_dil_ceil, avgpool_dil, pool_ceil_pads, fire, shuffle,
                                   slices, upsample, upsample_linear, pool_ceil_drop,
                                   pad_crop_conv, pad_edge, pad_plain, avgpool_ceil_overhang,
@@ -536,10 +551,11 @@ MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linea
                                   conv_same_stride, conv_same_depthwise, pad_wrap_edge)}
 
 
-def quantized(stem, per_channel, activations=()):
+def quantized(stem, per_channel, activations=(), unsigned=False):
     """The f32 model `stem` quantised to int8 QDQ by onnxruntime; `activations`
     are quantised too beyond its defaults (which leave Tanh, HardSwish, Elu
-    and HardSigmoid in float)."""
+    and HardSigmoid in float); `unsigned`: QUInt8 activations, the default of
+    quantize_static."""
     import logging
     import tempfile
     from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
@@ -568,10 +584,11 @@ def quantized(stem, per_channel, activations=()):
         onnx.save(model, src)
         ops = sorted(set(QDQRegistry) | set(QLinearOpsRegistry) | set(activations)) if activations else None
         quantize_static(src, dst, Inputs(model), quant_format=QuantFormat.QDQ,
-                        activation_type=QuantType.QInt8, weight_type=QuantType.QInt8,
+                        activation_type=QuantType.QUInt8 if unsigned else QuantType.QInt8,
+                        weight_type=QuantType.QInt8,
                         per_channel=per_channel, op_types_to_quantize=ops)
         m = onnx.load(dst)
-    m.graph.name = f"{stem}_qdq"
+    m.graph.name = f"{stem}_qdq{'_u8' if unsigned else ''}"
     m.producer_name = "ming test/onnx/gen_models.py (onnxruntime quantize_static)"
     onnx.checker.check_model(m, full_check=True)
     return m
@@ -582,6 +599,12 @@ for _stem, _pc in (("conv_relu", False), ("conv_relu", True), ("cascade_conv", F
                    ("strided_pool", False), ("avgpool", False), ("clip_relu6", False),
                    ("fire", True), ("shuffle", True)):
     MODELS[f"{_stem}_qdq{'_pc' if _pc else ''}"] = (lambda s=_stem, p=_pc: quantized(s, p))
+
+
+# QUInt8 activations (quantize_static's default), int8 weights: ming re-encodes
+# the activations as int8 with the zero point moved by 128.
+for _stem in ("cascade_conv", "residual_block", "strided_pool", "avgpool"):
+    MODELS[f"{_stem}_qdq_u8"] = (lambda s=_stem: quantized(s, False, unsigned=True))
 
 
 def qcdq(stem):
@@ -635,6 +658,7 @@ for _stem in ("conv_relu", "lenet"):
 
 # Elementwise activations quantised too: each becomes a lookup table.
 for _stem, _acts in (("conv_sigmoid", ()), ("conv_hardswish", ("HardSwish",)), ("gemm_softmax", ()),
+                     ("conv_prelu", ("PRelu",)),
                      ("activations", ("Tanh", "HardSigmoid", "Elu", "HardSwish"))):
     MODELS[f"{_stem}_qdq"] = (lambda s=_stem, a=_acts: quantized(s, True, a))
 

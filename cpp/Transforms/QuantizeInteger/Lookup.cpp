@@ -5,7 +5,9 @@
 // quantize evaluated in the payloads' own order and precision (ScalarEval.h),
 // and the layer becomes a read of a constant 256-entry table indexed by the
 // input: exact, with no float and no multiplier left. TFLite's int8 kernels
-// compute Logistic and Tanh the same way.
+// compute Logistic and Tanh the same way. A constant that varies along one
+// dimension (PRelu's slope per channel) gives one row of 256 per index of
+// that dimension, read at row * 256 + x + 128.
 #include "Rewriter.h"
 #include "Requantise.h"
 
@@ -30,6 +32,58 @@ static std::optional<double> elementConstant(Value v) {
   return std::nullopt;
 }
 
+/// The elements of a constant tensor, or of the dequantize of one (a
+/// quantised PRelu slope), as the dequantize computes them in f32.
+static std::optional<SmallVector<double>> constantValues(Value v) {
+  if (auto vals = denseValues(v))
+    return vals;
+  std::optional<Dequant> d = matchDequant(v);
+  if (!d || !isa<Float32Type>(elementTypeOf(v)))
+    return std::nullopt;
+  auto q = denseValues(d->q);
+  if (!q)
+    return std::nullopt;
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(d->q.getType()).getShape();
+  int64_t inner = 1;
+  for (size_t k = d->axis + 1; d->axis >= 0 && k < shape.size(); ++k)
+    inner *= shape[k];
+  SmallVector<double> out;
+  for (auto [n, x] : llvm::enumerate(*q)) {
+    int64_t c = d->axis >= 0 ? (int64_t(n) / inner) % shape[d->axis] : 0;
+    // (q - zp) as f32 times an f32 scale: the double product is exact, its
+    // rounding to f32 is the float multiplication's.
+    float diff = static_cast<float>(x - d->zpAt(c));
+    out.push_back(static_cast<float>(double(diff) * static_cast<float>(d->scaleAt(c))));
+  }
+  return out;
+}
+
+/// The operand `in` of `g` as a per-element constant: one value (dim -1), or
+/// a constant tensor that varies along one loop dimension only, e.g. a slope
+/// of shape [C, 1, 1] read at (d1, 0, 0).
+static std::optional<Leaf> elementLeaf(OpOperand *in, linalg::GenericOp g) {
+  if (auto c = elementConstant(in->get()))
+    return Leaf{{*c}, -1};
+  auto vals = constantValues(in->get());
+  auto type = dyn_cast<RankedTensorType>(in->get().getType());
+  if (!vals || !type)
+    return std::nullopt;
+  AffineMap map = g.getMatchingIndexingMap(in);
+  int dim = -1;
+  for (auto [k, e] : llvm::enumerate(map.getResults())) {
+    if (auto d = dyn_cast<AffineDimExpr>(e); d && dim < 0 && type.getDimSize(k) == int64_t(vals->size())) {
+      dim = static_cast<int>(d.getPosition());
+      continue;
+    }
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    if (!c || c.getValue() != 0 || type.getDimSize(k) != 1)
+      return std::nullopt;
+  }
+  if (dim < 0)
+    return std::nullopt;
+  return Leaf{std::move(*vals), dim};
+}
+
 /// An elementwise generic the chain may go through: identity maps on its
 /// tensor operands, a payload that reads neither its init nor its position.
 /// Its result is a float or, between floats, an integer (Softplus selects by
@@ -45,7 +99,7 @@ static bool chainable(linalg::GenericOp g) {
   if (!body->getOps<linalg::IndexOp>().empty())
     return false;
   for (OpOperand *in : g.getDpsInputOperands()) {
-    if (elementConstant(in->get()))
+    if (elementLeaf(in, g))
       continue;
     if (!g.getMatchingIndexingMap(in).isIdentity() || !isa<RankedTensorType>(in->get().getType()))
       return false;
@@ -69,7 +123,7 @@ std::optional<UnaryChain> unaryChain(Value v) {
     if (!seen.insert(g).second)
       return;
     for (OpOperand *in : g.getDpsInputOperands())
-      if (!elementConstant(in->get()))
+      if (!elementLeaf(in, g))
         visit(in->get());
     chain.ops.push_back(g);
   };
@@ -79,35 +133,68 @@ std::optional<UnaryChain> unaryChain(Value v) {
   return chain;
 }
 
-/// Q(f(D(q))) for q = -128..127: the dequantize of `x`, the chain's payloads
-/// and the quantize's own payload evaluated in order, each op in its
-/// precision. Nothing, with `why` set, where a value has none.
-static std::optional<SmallVector<int64_t>> tableOf(linalg::GenericOp qop,
-                                                   MutableArrayRef<linalg::GenericOp> ops, Value source,
-                                                   const QInfo &x, std::string &why) {
-  // The constant operands of each generic, the same for every element; float
-  // ops read `f`, integer ones (a select's condition) `i`.
-  SmallVector<SmallVector<std::optional<eval::Scalar>>> constants;
+/// A table: `rows` rows of 256, one per index of loop dimension `dim` (one
+/// row and dim -1 when no constant varies).
+struct Table {
+  SmallVector<int64_t> values;
+  int64_t rows = 1;
+  int dim = -1;
+};
+
+/// The largest number of rows a table may have (PRelu over 1,024 channels:
+/// 256 Kbit of ROM).
+static constexpr int64_t kMaxRows = 1024;
+
+/// Q(f(D(q))) for q = -128..127 (and every row): the dequantize of `x`, the
+/// chain's payloads and the quantize's own payload evaluated in order, each op
+/// in its precision. Nothing, with `why` set, where a value has none.
+static std::optional<Table> tableOf(linalg::GenericOp qop, MutableArrayRef<linalg::GenericOp> ops,
+                                    Value source, const QInfo &x, std::string &why) {
+  // The constant operands of each generic, the same for every element of a
+  // row; float ops read `f`, integer ones (a select's condition) `i`.
+  SmallVector<SmallVector<std::optional<Leaf>>> constants;
   SmallVector<eval::BlockEvaluator> evaluators;
+  Table table;
   for (linalg::GenericOp g : ops) {
     auto &k = constants.emplace_back();
     for (OpOperand *in : g.getDpsInputOperands()) {
-      std::optional<double> c = elementConstant(in->get());
-      k.push_back(c ? std::optional(eval::Scalar{*c, static_cast<int64_t>(*c)}) : std::nullopt);
+      std::optional<Leaf> leaf = elementLeaf(in, g);
+      if (leaf && leaf->dim >= 0) {
+        if ((table.dim >= 0 && table.dim != leaf->dim) ||
+            (table.rows > 1 && table.rows != int64_t(leaf->vals.size()))) {
+          why = "an elementwise function of constants that vary along two dimensions";
+          return std::nullopt;
+        }
+        table.dim = leaf->dim;
+        table.rows = static_cast<int64_t>(leaf->vals.size());
+      }
+      k.push_back(leaf);
     }
     evaluators.emplace_back(*g.getBody());
+  }
+  if (table.rows > kMaxRows) {
+    why = (Twine("an elementwise function of a constant with ") + Twine(table.rows) +
+           " values (a table of more than " + Twine(kMaxRows) + " rows of 256)")
+              .str();
+    return std::nullopt;
   }
   eval::BlockEvaluator quantize(*qop.getBody());
   Type inElem = elementTypeOf(source);
   Value last = ops.back().getResult(0);
-  SmallVector<int64_t> table;
-  for (int64_t q = -128; q < 128; ++q) {
+  for (int64_t n = 0; n < table.rows * 256; ++n) {
+    int64_t row = n / 256, q = n % 256 - 128;
     llvm::DenseMap<Value, eval::Scalar> values;
     values[source] = eval::Scalar{eval::roundTo(inElem, double(q - x.zp) * x.scale), 0};
     for (auto [g, evaluator, k] : llvm::zip(ops, evaluators, constants)) {
       SmallVector<eval::Scalar> args;
-      for (auto [in, c] : llvm::zip(g.getDpsInputOperands(), k))
-        args.push_back(c ? *c : values.lookup(in->get()));
+      for (auto [in, c] : llvm::zip(g.getDpsInputOperands(), k)) {
+        if (!c) {
+          args.push_back(values.lookup(in->get()));
+          continue;
+        }
+        double v = c->vals.size() == 1 ? c->vals[0] : c->vals[row];
+        args.push_back(eval::Scalar{v, static_cast<int64_t>(v)});
+      }
       args.push_back(eval::Scalar{}); // the init, never read
       std::optional<SmallVector<eval::Scalar, 1>> r = evaluator.run(args);
       if (!r) {
@@ -125,7 +212,15 @@ static std::optional<SmallVector<int64_t>> tableOf(linalg::GenericOp qop,
       why = (Twine("an elementwise function that is not a number at the quantised input ") + Twine(q)).str();
       return std::nullopt;
     }
-    table.push_back(r->front().i);
+    table.values.push_back(r->front().i);
+  }
+  // Rows that are all the same are one row.
+  if (table.rows > 1 && llvm::all_of(llvm::seq<int64_t>(1, table.rows), [&](int64_t row) {
+        return std::equal(table.values.begin(), table.values.begin() + 256, table.values.begin() + row * 256);
+      })) {
+    table.values.resize(256);
+    table.rows = 1;
+    table.dim = -1;
   }
   return table;
 }
@@ -151,7 +246,7 @@ std::optional<Value> Rewriter::lookup(linalg::GenericOp qop, const UnaryChain &c
            std::nullopt;
   int savedRounding = std::fegetround();
   std::fesetround(FE_TONEAREST); // math.roundeven rounds half to even
-  std::optional<SmallVector<int64_t>> table = tableOf(qop, ops, chain.source, *x, why);
+  std::optional<Table> table = tableOf(qop, ops, chain.source, *x, why);
   std::fesetround(savedRounding);
   if (!table)
     return std::nullopt;
@@ -160,15 +255,16 @@ std::optional<Value> Rewriter::lookup(linalg::GenericOp qop, const UnaryChain &c
   IntBuilder ib{b, qop.getLoc()};
   Value result = qop.getResult(0);
   // A constant function needs no table, the identity not even a layer.
-  if (llvm::all_equal(*table))
-    return ib.fill(result, outElem, table->front());
-  bool identity = elementTypeOf(x->q) == outElem;
-  for (int64_t k = 0; k < 256; ++k)
-    identity &= (*table)[k] == k - 128;
+  if (llvm::all_equal(table->values))
+    return ib.fill(result, outElem, table->values.front());
+  bool identity = elementTypeOf(x->q) == outElem && table->rows == 1;
+  for (int64_t k = 0; k < 256 && identity; ++k)
+    identity &= table->values[k] == k - 128;
   if (identity)
     return x->q;
-  // out = table[x + 128]: a ROM read with the input as its address.
-  Value rom = ib.constVector(*table, outElem);
+  // out = table[row * 256 + x + 128]: a ROM read with the input as its address.
+  Value rom = ib.constVector(table->values, outElem);
+  int rowDim = table->dim;
   auto type = cast<RankedTensorType>(x->q.getType());
   AffineMap id = b.getMultiDimIdentityMap(type.getRank());
   SmallVector<utils::IteratorType> iters(type.getRank(), utils::IteratorType::parallel);
@@ -178,6 +274,11 @@ std::optional<Value> Rewriter::lookup(linalg::GenericOp qop, const UnaryChain &c
              [&](OpBuilder &nb, Location l, ValueRange args) {
                Value index = arith::IndexCastOp::create(nb, l, nb.getIndexType(), args[0]);
                index = arith::AddIOp::create(nb, l, index, arith::ConstantIndexOp::create(nb, l, 128));
+               if (rowDim >= 0) {
+                 Value row = linalg::IndexOp::create(nb, l, rowDim);
+                 row = arith::MulIOp::create(nb, l, row, arith::ConstantIndexOp::create(nb, l, 256));
+                 index = arith::AddIOp::create(nb, l, row, index);
+               }
                Value v = tensor::ExtractOp::create(nb, l, rom, ValueRange{index});
                linalg::YieldOp::create(nb, l, v);
              })

@@ -6,6 +6,7 @@
 #ifndef MING_TRANSFORMS_QUANTIZEINTEGER_QDQ_H
 #define MING_TRANSFORMS_QUANTIZEINTEGER_QDQ_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include <optional>
@@ -58,6 +59,11 @@ enum class Reduction { MulAdd, Sum, Max };
 std::optional<Reduction> matchReduction(linalg::GenericOp g);
 
 std::optional<std::pair<Value, AffineMap>> spreadSource(Value v);
+
+/// Re-encodes every unsigned (QUInt8) quantize of `func` as a signed one with
+/// its zero point moved by 128, and every reader of its bytes to match
+/// (Unsigned.cpp). False, changing nothing, when a reader is not understood.
+bool signUnsignedQuantizes(func::FuncOp func);
 
 } // namespace ming::quant
 

@@ -150,14 +150,17 @@ struct QuantizeInteger : ming::impl::QuantizeIntegerBase<QuantizeInteger> {
     func::FuncOp func = getOperation();
     SmallVector<std::pair<linalg::GenericOp, Quant>> anchors;
     bool any = false;
+    // QUInt8 activations become int8 ones first; where a reader of their
+    // bytes is not understood, none is re-encoded and the float path stays.
+    bool signedAll = signUnsignedQuantizes(func);
     func.walk([&](linalg::GenericOp g) {
       if (auto q = matchQuant(g))
         any = true;
-      // QUInt8 activations (fptoui, clamp to [0, 255]) are not rewritten.
-      if (g.getNumResults() == 1 && isa<IntegerType>(elementTypeOf(g.getResult(0))))
+      if (!signedAll && g.getNumResults() == 1 && isa<IntegerType>(elementTypeOf(g.getResult(0))))
         if (cast<linalg::YieldOp>(g.getBody()->getTerminator()).getOperand(0).getDefiningOp<arith::FPToUIOp>()) {
           InFlightDiagnostic diag = strict ? g.emitError() : g.emitWarning();
-          diag << "unsigned (QUInt8) quantize: not rewritten on integers, the float path stays";
+          diag << "unsigned (QUInt8) quantize: a reader of its bytes is not a dequantize or a move, "
+                  "not rewritten on integers, the float path stays";
           if (strict)
             signalPassFailure();
         }

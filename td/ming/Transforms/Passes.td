@@ -89,7 +89,10 @@ def QuantizeInteger : Pass<"ming-quantize-integer", "mlir::func::FuncOp"> {
       table an `arith.constant dense<...> : tensor<256xi8>` captured from
       above: exact, no float, no multiplier. A payload op the evaluator does
       not know, or a function without an integer value at some input (NaN),
-      keeps the float path with a warning that names it.
+      keeps the float path with a warning that names it. A constant operand
+      that varies along one dimension (PRelu's slope per channel, a dense
+      constant or the dequantize of one) gives one row of 256 per index of
+      that dimension, read at `linalg.index * 256 + x + 128`.
     * softmax over the last axis of an i8 quantised tensor (IREE's max
       reduction, x - max, exp, sum reduction, exp / sum): the max on the i8
       values; exp(scale * (q - max)), q - max in [-255, 0], a 256-entry i32
@@ -101,6 +104,14 @@ def QuantizeInteger : Pass<"ming-quantize-integer", "mlir::func::FuncOp"> {
       float result only where that lies within about n 2^-F steps of a
       rounding tie. A softmax over another axis keeps the float path with a
       warning.
+
+    QUInt8 activations (a quantize ending in `fptoui`, clamp [0, 255]) are
+    re-encoded first: `u - 128` is the signed quantize with the zero point
+    moved by 128, so the quantize becomes one, and every reader of its bytes
+    (through pads, reshapes, slices, concats, transposes: a dequantize's
+    `extui`/`uitofp`, a pad's value) is changed to match. If any reader is
+    neither (the bytes are a result of the function), nothing is re-encoded
+    and the unsigned quantizes keep the float path with a warning.
 
     ReLU and Clip need nothing when the quantiser already folds them into
     its output clamp; where they stand between the arithmetic and the

@@ -1,0 +1,213 @@
+// QUInt8 activations (onnxruntime quantize_static's default) re-encoded as
+// int8 before ming-quantize-integer rewrites anything: an unsigned quantize
+// clamp(round(x / s) + zp, 0, 255) stores u, and s8 = u - 128 is exactly
+// clamp(round(x / s) + (zp - 128), -128, 127), a signed quantize with the zero
+// point moved by 128. Every reader of the bytes is changed to match (a
+// dequantize's extui/uitofp, a pad's value), so the rest of the pass sees
+// only the signed vocabulary of QDQ.h. i8 is signless: no type changes, only
+// the meaning of the bits.
+//
+// All or nothing per function: if any reader of an unsigned tensor is not
+// understood (a function result, an integer op that is not a widening), no
+// quantize is re-encoded and the caller keeps its warning.
+#include "QDQ.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include "llvm/ADT/SetVector.h"
+
+namespace ming::quant {
+
+/// The fptoui of a generic f32 -> i8 whose body ends in a clamp and fptoui
+/// (an unsigned quantize), else null.
+static arith::FPToUIOp unsignedQuantize(linalg::GenericOp g) {
+  if (g.getNumResults() != 1 || g.getNumDpsInputs() != 1 || !isElementwise(g))
+    return nullptr;
+  auto out = dyn_cast<IntegerType>(elementTypeOf(g.getResult(0)));
+  if (!out || out.getWidth() != 8 || !isa<FloatType>(elementTypeOf(g.getDpsInputOperand(0)->get())))
+    return nullptr;
+  return cast<linalg::YieldOp>(g.getBody()->getTerminator()).getOperand(0).getDefiningOp<arith::FPToUIOp>();
+}
+
+/// Ops that only move bytes: the unsigned encoding passes through them.
+static bool movesOnly(Operation *op) {
+  if (isa<tensor::PadOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::ExtractSliceOp,
+          tensor::ConcatOp, tensor::CastOp, linalg::TransposeOp, linalg::BroadcastOp>(op))
+    return true;
+  auto g = dyn_cast<linalg::GenericOp>(op);
+  if (!g || g.getNumResults() != 1)
+    return false;
+  auto arg = dyn_cast<BlockArgument>(cast<linalg::YieldOp>(g.getBody()->getTerminator()).getOperand(0));
+  return arg && arg.getOwner() == g.getBody() && arg.getArgNumber() < g.getNumDpsInputs();
+}
+
+static bool isI8Tensor(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.getElementType().isInteger(8);
+}
+
+/// A pad of an unsigned tensor pads with a constant byte; false otherwise.
+static bool padsWithConstant(tensor::PadOp pad) {
+  auto yield = cast<tensor::YieldOp>(pad.getRegion().front().getTerminator());
+  return static_cast<bool>(scalarConstant(yield.getValue()));
+}
+
+/// Whether every use of the block argument widens it as unsigned.
+static bool readAsUnsigned(BlockArgument arg) {
+  return llvm::all_of(arg.getUsers(), [](Operation *u) { return isa<arith::ExtUIOp, arith::UIToFPOp>(u); });
+}
+
+static Value constantLike(OpBuilder &b, Location loc, Type type, double v) {
+  if (auto f = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, FloatAttr::get(f, v));
+  return arith::ConstantOp::create(b, loc, IntegerAttr::get(type, static_cast<int64_t>(v)));
+}
+
+/// clamp(r + zp, lo, hi) with fptoui -> clamp(r + zp - 128, lo - 128, hi - 128)
+/// with fptosi.
+static void signQuantize(arith::FPToUIOp toU) {
+  OpBuilder b(toU);
+  Location loc = toU.getLoc();
+  Value v = toU.getIn();
+  SmallVector<Operation *> clamps;
+  while (Operation *op = v.getDefiningOp()) {
+    if (!isa<arith::MinimumFOp, arith::MinNumFOp, arith::MaximumFOp, arith::MaxNumFOp>(op))
+      break;
+    clamps.push_back(op);
+    v = scalarConstant(op->getOperand(1)) ? op->getOperand(0) : op->getOperand(1);
+  }
+  Type f = v.getType();
+  Value root;
+  auto add = v.getDefiningOp<arith::AddFOp>();
+  std::optional<double> zp = add ? scalarConstant(add.getRhs()) : std::nullopt;
+  if (add && zp) {
+    b.setInsertionPoint(add);
+    root = arith::AddFOp::create(b, loc, add.getLhs(), constantLike(b, loc, f, *zp - 128));
+  } else if (add && (zp = scalarConstant(add.getLhs()))) {
+    b.setInsertionPoint(add);
+    root = arith::AddFOp::create(b, loc, add.getRhs(), constantLike(b, loc, f, *zp - 128));
+  } else {
+    b.setInsertionPointAfterValue(v);
+    root = arith::AddFOp::create(b, loc, v, constantLike(b, loc, f, -128));
+  }
+  // Rebuild the clamps innermost first on the shifted value.
+  for (Operation *op : llvm::reverse(clamps)) {
+    b.setInsertionPoint(op);
+    bool rhsConst = static_cast<bool>(scalarConstant(op->getOperand(1)));
+    double c = *scalarConstant(op->getOperand(rhsConst ? 1 : 0));
+    Value k = constantLike(b, loc, f, c - 128);
+    Operation *n = b.create(op->getLoc(), op->getName().getIdentifier(), {root, k}, {f});
+    root = n->getResult(0);
+  }
+  b.setInsertionPoint(toU);
+  Value s = arith::FPToSIOp::create(b, loc, toU.getType(), root);
+  toU.getResult().replaceAllUsesWith(s);
+  toU.erase();
+  // The unsigned chain is dead now, outermost first.
+  for (Operation *op : clamps)
+    op->erase();
+  if (add && add->use_empty())
+    add.erase();
+}
+
+/// Readers of the bytes: u = s + 128 after the re-encoding. A widening
+/// followed by `subi zp` becomes `subi (zp - 128)` of the signed widening, the
+/// form matchDequant reads.
+static void signReads(BlockArgument arg) {
+  for (Operation *u : llvm::make_early_inc_range(arg.getUsers())) {
+    OpBuilder b(u);
+    Location loc = u->getLoc();
+    if (auto ext = dyn_cast<arith::ExtUIOp>(u)) {
+      Type wide = ext.getType();
+      Value s = arith::ExtSIOp::create(b, loc, wide, arg);
+      auto sub = ext->hasOneUse() ? dyn_cast<arith::SubIOp>(*ext->user_begin()) : nullptr;
+      std::optional<double> zp = sub && sub.getLhs() == ext.getResult() ? scalarConstant(sub.getRhs()) : std::nullopt;
+      if (zp) {
+        b.setInsertionPoint(sub);
+        Value n = arith::SubIOp::create(b, loc, s, constantLike(b, loc, wide, *zp - 128));
+        sub.getResult().replaceAllUsesWith(n);
+        sub.erase();
+        ext.erase();
+        continue;
+      }
+      ext.getResult().replaceAllUsesWith(arith::AddIOp::create(b, loc, s, constantLike(b, loc, wide, 128)));
+      ext.erase();
+      continue;
+    }
+    auto toF = cast<arith::UIToFPOp>(u);
+    Type i32 = b.getI32Type();
+    Value s = arith::ExtSIOp::create(b, loc, i32, arg);
+    Value shifted = arith::SubIOp::create(b, loc, s, constantLike(b, loc, i32, -128));
+    toF.getResult().replaceAllUsesWith(arith::SIToFPOp::create(b, loc, toF.getType(), shifted));
+    toF.erase();
+  }
+}
+
+bool signUnsignedQuantizes(func::FuncOp func) {
+  SmallVector<std::pair<linalg::GenericOp, arith::FPToUIOp>> quantizes;
+  func.walk([&](linalg::GenericOp g) {
+    if (auto toU = unsignedQuantize(g))
+      quantizes.push_back({g, toU});
+  });
+  if (quantizes.empty())
+    return true;
+  // The unsigned tensors: the quantizes' results and what byte movement makes
+  // of them.
+  llvm::SetVector<Value> bytes;
+  for (auto &[g, toU] : quantizes)
+    bytes.insert(g.getResult(0));
+  SmallVector<std::pair<linalg::GenericOp, BlockArgument>> reads;
+  SmallVector<tensor::PadOp> pads;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    for (OpOperand &use : bytes[i].getUses()) {
+      Operation *user = use.getOwner();
+      if (movesOnly(user)) {
+        // Every byte operand of the mover must be unsigned too (checked below).
+        if (auto pad = dyn_cast<tensor::PadOp>(user)) {
+          if (!padsWithConstant(pad))
+            return false;
+          if (!llvm::is_contained(pads, pad))
+            pads.push_back(pad);
+        }
+        for (Value r : user->getResults())
+          bytes.insert(r);
+        continue;
+      }
+      auto g = dyn_cast<linalg::GenericOp>(user);
+      if (!g || g.isDpsInit(&use))
+        return false;
+      BlockArgument arg = g.getMatchingBlockArgument(&use);
+      if (!readAsUnsigned(arg))
+        return false;
+      reads.push_back({g, arg});
+    }
+  }
+  // A mover mixing unsigned and other bytes would need both encodings.
+  for (Value v : bytes)
+    if (Operation *def = v.getDefiningOp(); def && movesOnly(def))
+      for (OpOperand &o : def->getOpOperands()) {
+        auto dps = dyn_cast<DestinationStyleOpInterface>(def);
+        if (dps && dps.isDpsInit(&o))
+          continue;
+        if (isI8Tensor(o.get()) && !bytes.contains(o.get()))
+          return false;
+      }
+  for (auto &[g, toU] : quantizes)
+    signQuantize(toU);
+  for (auto &[g, arg] : reads)
+    signReads(arg);
+  for (tensor::PadOp pad : pads) {
+    auto yield = cast<tensor::YieldOp>(pad.getRegion().front().getTerminator());
+    OpBuilder b(yield);
+    double c = *scalarConstant(yield.getValue());
+    // The padding byte u becomes u - 128, wrapped to the signless i8 pattern.
+    int64_t s = static_cast<int64_t>(static_cast<int8_t>(static_cast<uint8_t>(static_cast<int64_t>(c)) ^ 0x80));
+    yield->setOperand(0, constantLike(b, yield.getLoc(), yield.getValue().getType(), static_cast<double>(s)));
+  }
+  return true;
+}
+
+} // namespace ming::quant
