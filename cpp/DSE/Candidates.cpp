@@ -61,8 +61,15 @@ ProcessConfig oneLaneBase(dfg::ProcessOp process) {
 /// Every pipelined loop of the IR unrolled by each divisor of its trip count,
 /// every port with each lane count dividing its accesses per iteration,
 /// buffers auto-partitioned; at most `limit` configurations evaluated, in
-/// enumeration order (unroll choices outer, lane choices inner). `base` is
-/// oneLaneBase(process) and `ref` its estimate.
+/// enumeration order (unroll choices outer, the first loop's fastest; lane
+/// choices inner). `base` is oneLaneBase(process) and `ref` its estimate.
+///
+/// Where the product of the choices is larger than the limit, its last
+/// quarter goes instead to the "diagonal": every loop at its largest factor
+/// not above f, for each factor f. Otherwise the loops late in the product
+/// never leave their small factors: a window whose line buffers are zeroed
+/// by two loops beside its compute kept those at unroll 2 and 4, and the
+/// zeroing, not the compute, set its cycles.
 std::vector<Point> enumerateConfigurations(Estimator &estimator, const ProcessConfig &base,
                                            const ProcessCost &ref, unsigned limit) {
   dfg::ProcessOp process = estimator.getProcess();
@@ -77,8 +84,11 @@ std::vector<Point> enumerateConfigurations(Estimator &estimator, const ProcessCo
   }
   std::vector<Point> all;
   unsigned evaluated = 1;
-  std::vector<size_t> pick(choices.size(), 0);
-  while (evaluated < limit) {
+  // Evaluates one unroll assignment and its lane choices, within `cap`
+  // evaluations in all; false once the cap is reached.
+  auto evaluate = [&](ArrayRef<size_t> pick, unsigned cap) -> bool {
+    if (evaluated >= cap)
+      return false;
     ProcessConfig cfg = base;
     for (auto [k, ch] : llvm::enumerate(choices))
       cfg.loops[ch.first].unroll = ch.second[pick[k]];
@@ -116,9 +126,19 @@ std::vector<Point> enumerateConfigurations(Estimator &estimator, const ProcessCo
           break;
         lp[k] = 0;
       }
-      if (k == lp.size() || evaluated >= limit)
-        break;
+      if (k == lp.size())
+        return true;
+      if (evaluated >= cap)
+        return false;
     }
+  };
+  std::set<std::vector<size_t>> done;
+  std::vector<size_t> pick(choices.size(), 0);
+  unsigned productCap = limit - limit / 4;
+  while (true) {
+    done.insert(pick);
+    if (!evaluate(pick, productCap))
+      break;
     size_t k = 0;
     for (; k < pick.size(); ++k) {
       if (++pick[k] < choices[k].second.size())
@@ -126,6 +146,16 @@ std::vector<Point> enumerateConfigurations(Estimator &estimator, const ProcessCo
       pick[k] = 0;
     }
     if (k == pick.size())
+      return all; // the whole product fitted
+  }
+  std::set<int64_t> levels;
+  for (auto &ch : choices)
+    levels.insert(ch.second.begin(), ch.second.end());
+  for (int64_t f : levels) {
+    std::vector<size_t> diagonal;
+    for (auto &ch : choices)
+      diagonal.push_back(std::upper_bound(ch.second.begin(), ch.second.end(), f) - ch.second.begin() - 1);
+    if (done.insert(diagonal).second && !evaluate(diagonal, limit))
       break;
   }
   return all;
