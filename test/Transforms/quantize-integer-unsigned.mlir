@@ -158,3 +158,32 @@ func.func @unsigned_result(%x: tensor<4xf32>) -> tensor<4xi8> {
   } -> tensor<4xi8>
   return %xq : tensor<4xi8>
 }
+
+// -----
+
+// A uint8 model input (an i8 argument a dequantize widens with extui): the
+// interface stays, one elementwise generic re-encodes the bytes (u xor 0x80),
+// and the dequantize reads them signed with the zero point moved by 128.
+// CHECK-LABEL: func.func @u8_input
+// CHECK-SAME: (%[[ARG:.*]]: tensor<4xi8>)
+// CHECK: %[[FLIP:.*]] = linalg.generic {{.*}} ins(%[[ARG]] : tensor<4xi8>)
+// CHECK: arith.xori %{{.*}}, %{{.*}} : i8
+// CHECK: linalg.generic {{.*}} ins(%[[FLIP]] : tensor<4xi8>)
+// CHECK: %[[W:.*]] = arith.extsi %{{.*}} : i8 to i64
+// CHECK: %[[ZP:.*]] = arith.constant 0 : i64
+// CHECK: arith.subi %[[W]], %[[ZP]] : i64
+// CHECK-NOT: arith.extui
+func.func @u8_input(%x: tensor<4xi8>) -> tensor<4xf32> {
+  %s = arith.constant 0.5 : f32
+  %zp = arith.constant 128 : i64
+  %ef = tensor.empty() : tensor<4xf32>
+  %xd = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<4xi8>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.extui %in : i8 to i64
+    %1 = arith.subi %0, %zp : i64
+    %2 = arith.sitofp %1 : i64 to f32
+    %3 = arith.mulf %2, %s : f32
+    linalg.yield %3 : f32
+  } -> tensor<4xf32>
+  return %xd : tensor<4xf32>
+}

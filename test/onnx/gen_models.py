@@ -40,7 +40,8 @@ the fake-quant float arithmetic between into integer hardware
 
 With QUInt8 activations instead (`_qdq_u8`, quantize_static's default;
 weights int8 per tensor): cascade_conv_qdq_u8, residual_block_qdq_u8,
-strided_pool_qdq_u8, avgpool_qdq_u8.
+strided_pool_qdq_u8, avgpool_qdq_u8; and conv_u8_input, a uint8 model input
+(raw pixels, zero point 128) read by an int8 convolution.
 
 With their elementwise activations quantised as well (per-channel weights;
 Tanh, HardSwish, HardSigmoid and Elu added to onnxruntime's defaults), each
@@ -686,6 +687,34 @@ def softmax_int8():
 
 
 MODELS["softmax_int8"] = softmax_int8
+
+
+def conv_u8_input():
+    """A uint8 model input (raw pixels): uint8 x[1x3x8x8] -> DequantizeLinear
+    (0.02, 128) -> Conv 3->4 3x3 (int8 weights) -> QuantizeLinear (0.5, -3)
+    -> DequantizeLinear -> f32; random bytes cover 0..255."""
+    def scalar(value, dtype, name):
+        return numpy_helper.from_array(np.array(value, dtype), name)
+    w = np.random.default_rng(45).integers(-127, 128, size=(4, 3, 3, 3)).astype(np.int8)
+    nodes = [helper.make_node("DequantizeLinear", ["x", "s", "zp"], ["xd"], name="dequantize_in"),
+             helper.make_node("DequantizeLinear", ["w", "sw", "zw"], ["wd"], name="dequantize_w"),
+             helper.make_node("Conv", ["xd", "wd"], ["y"], pads=[1, 1, 1, 1], name="conv"),
+             helper.make_node("QuantizeLinear", ["y", "so", "zo"], ["yq"], name="quantize"),
+             helper.make_node("DequantizeLinear", ["yq", "so", "zo"], ["out"], name="dequantize_out")]
+    graph = helper.make_graph(
+        nodes, "conv_u8_input", [helper.make_tensor_value_info("x", TensorProto.UINT8, [1, 3, 8, 8])],
+        [helper.make_tensor_value_info("out", F32, [1, 4, 8, 8])],
+        initializer=[scalar(0.02, np.float32, "s"), scalar(128, np.uint8, "zp"),
+                     numpy_helper.from_array(w, "w"), scalar(0.01, np.float32, "sw"),
+                     scalar(0, np.int8, "zw"), scalar(0.5, np.float32, "so"), scalar(-3, np.int8, "zo")])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
+                          producer_name="ming test/onnx/gen_models.py")
+    m.ir_version = 8
+    onnx.checker.check_model(m, full_check=True)
+    return m
+
+
+MODELS["conv_u8_input"] = conv_u8_input
 
 
 def main(argv):

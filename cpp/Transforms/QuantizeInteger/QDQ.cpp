@@ -115,6 +115,11 @@ std::optional<Dequant> matchDequant(Value v) {
       zp = *z;
       x = sub.getLhs();
     }
+    // An unsigned widening reads bytes the signed arithmetic cannot:
+    // ming-quantize-integer re-encodes those first (Unsigned.cpp), and what
+    // it leaves stays float.
+    if (x.getDefiningOp<arith::ExtUIOp>())
+      return std::nullopt;
     x = stripExt(x);
     if (x != g.getBody()->getArgument(0))
       return std::nullopt;

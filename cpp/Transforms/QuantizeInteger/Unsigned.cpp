@@ -7,6 +7,10 @@
 // only the signed vocabulary of QDQ.h. i8 is signless: no type changes, only
 // the meaning of the bits.
 //
+// A uint8 model input (an argument a dequantize widens with extui) is
+// re-encoded at the interface by one elementwise process, u xor 0x80; the
+// model's interface stays uint8.
+//
 // All or nothing per function: if any reader of an unsigned tensor is not
 // understood (a function result, an integer op that is not a widening), no
 // quantize is re-encoded and the caller keeps its warning.
@@ -146,19 +150,54 @@ static void signReads(BlockArgument arg) {
   }
 }
 
+/// A uint8 model input: an i8 argument that some generic reads as unsigned.
+static bool readAsUnsignedSomewhere(BlockArgument arg) {
+  return isI8Tensor(arg) && llvm::any_of(arg.getUses(), [](OpOperand &use) {
+           auto g = dyn_cast<linalg::GenericOp>(use.getOwner());
+           return g && !g.isDpsInit(&use) && !g.getMatchingBlockArgument(&use).use_empty() &&
+                  readAsUnsigned(g.getMatchingBlockArgument(&use));
+         });
+}
+
+/// Replaces the uses of the uint8 argument `arg` by its bytes re-encoded,
+/// u xor 0x80 = u - 128 as int8: one elementwise process at the interface.
+static Value flipAtEntry(func::FuncOp func, BlockArgument arg) {
+  OpBuilder b(func.getContext());
+  b.setInsertionPointToStart(&func.getBody().front());
+  Location loc = arg.getLoc();
+  auto type = cast<RankedTensorType>(arg.getType());
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> iters(type.getRank(), utils::IteratorType::parallel);
+  auto flip = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{arg}, ValueRange{empty}, ArrayRef<AffineMap>{id, id}, iters,
+      [](OpBuilder &nb, Location l, ValueRange args) {
+        Value top = arith::ConstantOp::create(nb, l, nb.getIntegerAttr(nb.getI8Type(), -128));
+        linalg::YieldOp::create(nb, l, arith::XOrIOp::create(nb, l, args[0], top).getResult());
+      });
+  arg.replaceAllUsesExcept(flip.getResult(0), flip);
+  return flip.getResult(0);
+}
+
 bool signUnsignedQuantizes(func::FuncOp func) {
   SmallVector<std::pair<linalg::GenericOp, arith::FPToUIOp>> quantizes;
   func.walk([&](linalg::GenericOp g) {
     if (auto toU = unsignedQuantize(g))
       quantizes.push_back({g, toU});
   });
-  if (quantizes.empty())
+  SmallVector<BlockArgument> inputs;
+  for (BlockArgument arg : func.getArguments())
+    if (readAsUnsignedSomewhere(arg))
+      inputs.push_back(arg);
+  if (quantizes.empty() && inputs.empty())
     return true;
-  // The unsigned tensors: the quantizes' results and what byte movement makes
-  // of them.
+  // The unsigned tensors: the quantizes' results, the uint8 inputs, and what
+  // byte movement makes of them.
   llvm::SetVector<Value> bytes;
   for (auto &[g, toU] : quantizes)
     bytes.insert(g.getResult(0));
+  for (BlockArgument arg : inputs)
+    bytes.insert(arg);
   SmallVector<std::pair<linalg::GenericOp, BlockArgument>> reads;
   SmallVector<tensor::PadOp> pads;
   for (size_t i = 0; i < bytes.size(); ++i) {
@@ -197,6 +236,8 @@ bool signUnsignedQuantizes(func::FuncOp func) {
       }
   for (auto &[g, toU] : quantizes)
     signQuantize(toU);
+  for (BlockArgument arg : inputs)
+    flipAtEntry(func, arg);
   for (auto &[g, arg] : reads)
     signReads(arg);
   for (tensor::PadOp pad : pads) {
