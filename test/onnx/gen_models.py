@@ -664,13 +664,25 @@ for _stem, _acts in (("conv_sigmoid", ()), ("conv_hardswish", ("HardSwish",)), (
     MODELS[f"{_stem}_qdq"] = (lambda s=_stem, a=_acts: quantized(s, True, a))
 
 
+def scalar(value, dtype, name):
+    """A rank-0 initializer."""
+    return numpy_helper.from_array(np.array(value, dtype), name)
+
+
+def hand_written(graph):
+    """The model of a graph written node by node (not by Builder), checked."""
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
+                          producer_name="ming test/onnx/gen_models.py")
+    m.ir_version = 8
+    onnx.checker.check_model(m, full_check=True)
+    return m
+
+
 def softmax_int8():
     """Softmax between int8 interfaces, as tf2onnx writes TFLite's int8 Softmax
     (MLPerf Tiny's last layer): int8 x[64x10] -> DequantizeLinear (0.05, 3)
     -> Softmax -> QuantizeLinear (1/256, -128) -> int8; random int8 rows span
     most of exp's table."""
-    def scalar(value, dtype, name):
-        return numpy_helper.from_array(np.array(value, dtype), name)
     nodes = [helper.make_node("DequantizeLinear", ["x", "s", "zp"], ["xd"], name="dequantize"),
              helper.make_node("Softmax", ["xd"], ["p"], axis=-1, name="softmax"),
              helper.make_node("QuantizeLinear", ["p", "so", "zo"], ["y"], name="quantize")]
@@ -679,11 +691,7 @@ def softmax_int8():
         [helper.make_tensor_value_info("y", TensorProto.INT8, [64, 10])],
         initializer=[scalar(0.05, np.float32, "s"), scalar(3, np.int8, "zp"),
                      scalar(1 / 256, np.float32, "so"), scalar(-128, np.int8, "zo")])
-    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
-                          producer_name="ming test/onnx/gen_models.py")
-    m.ir_version = 8
-    onnx.checker.check_model(m, full_check=True)
-    return m
+    return hand_written(graph)
 
 
 MODELS["softmax_int8"] = softmax_int8
@@ -693,8 +701,6 @@ def conv_u8_input():
     """A uint8 model input (raw pixels): uint8 x[1x3x8x8] -> DequantizeLinear
     (0.02, 128) -> Conv 3->4 3x3 (int8 weights) -> QuantizeLinear (0.5, -3)
     -> DequantizeLinear -> f32; random bytes cover 0..255."""
-    def scalar(value, dtype, name):
-        return numpy_helper.from_array(np.array(value, dtype), name)
     w = np.random.default_rng(45).integers(-127, 128, size=(4, 3, 3, 3)).astype(np.int8)
     nodes = [helper.make_node("DequantizeLinear", ["x", "s", "zp"], ["xd"], name="dequantize_in"),
              helper.make_node("DequantizeLinear", ["w", "sw", "zw"], ["wd"], name="dequantize_w"),
@@ -707,11 +713,7 @@ def conv_u8_input():
         initializer=[scalar(0.02, np.float32, "s"), scalar(128, np.uint8, "zp"),
                      numpy_helper.from_array(w, "w"), scalar(0.01, np.float32, "sw"),
                      scalar(0, np.int8, "zw"), scalar(0.5, np.float32, "so"), scalar(-3, np.int8, "zo")])
-    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
-                          producer_name="ming test/onnx/gen_models.py")
-    m.ir_version = 8
-    onnx.checker.check_model(m, full_check=True)
-    return m
+    return hand_written(graph)
 
 
 MODELS["conv_u8_input"] = conv_u8_input
