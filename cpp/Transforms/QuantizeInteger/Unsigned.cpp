@@ -83,20 +83,26 @@ static void signQuantize(arith::FPToUIOp toU) {
     clamps.push_back(op);
     v = scalarConstant(op->getOperand(1)) ? op->getOperand(0) : op->getOperand(1);
   }
+  // The zero point's add (a constant on either side) takes the shift;
+  // without one, an add of -128 is inserted after the rounding.
   Type f = v.getType();
-  Value root;
+  Value rounded = v;
+  double shift = -128;
   auto add = v.getDefiningOp<arith::AddFOp>();
-  std::optional<double> zp = add ? scalarConstant(add.getRhs()) : std::nullopt;
-  if (add && zp) {
-    b.setInsertionPoint(add);
-    root = arith::AddFOp::create(b, loc, add.getLhs(), constantLike(b, loc, f, *zp - 128));
-  } else if (add && (zp = scalarConstant(add.getLhs()))) {
-    b.setInsertionPoint(add);
-    root = arith::AddFOp::create(b, loc, add.getRhs(), constantLike(b, loc, f, *zp - 128));
-  } else {
-    b.setInsertionPointAfterValue(v);
-    root = arith::AddFOp::create(b, loc, v, constantLike(b, loc, f, -128));
+  if (add) {
+    if (std::optional<double> zp = scalarConstant(add.getRhs())) {
+      rounded = add.getLhs();
+      shift += *zp;
+    } else if (std::optional<double> zp = scalarConstant(add.getLhs())) {
+      rounded = add.getRhs();
+      shift += *zp;
+    }
   }
+  if (rounded == v)
+    b.setInsertionPointAfterValue(v);
+  else
+    b.setInsertionPoint(add);
+  Value root = arith::AddFOp::create(b, loc, rounded, constantLike(b, loc, f, shift));
   // Rebuild the clamps innermost first on the shifted value.
   for (Operation *op : llvm::reverse(clamps)) {
     b.setInsertionPoint(op);
