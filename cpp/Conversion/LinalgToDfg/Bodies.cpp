@@ -643,6 +643,55 @@ LogicalResult buildLoopNest(OpBuilder &b, Location loc, linalg::GenericOp op,
   return success();
 }
 
+LogicalResult buildAccumulation(OpBuilder &b, Location loc, linalg::GenericOp op,
+                                ArrayRef<Operand> inputs, const Operand &init, Value out,
+                                const Order &outOrder, const Tables &tables) {
+  Emitter e{b, loc, &tables};
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineMap outMap = maps.back();
+  auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+  // Loops the input does not index run once (the checks of `accumulates`).
+  Value zero = e.idx(0);
+  SmallVector<Value> ivs(op.getNumLoops(), zero);
+  // The loop ivs that give output element `idx` (its dims in tensor order).
+  auto atOutput = [&](ArrayRef<Value> idx) {
+    for (auto [pos, expr] : llvm::enumerate(outMap.getResults()))
+      if (auto d = dyn_cast<AffineDimExpr>(expr))
+        ivs[d.getPosition()] = idx[pos];
+  };
+  Value acc = e.buffer(resultType.getShape(), resultType.getElementType());
+  flatNest(e, permuteShape(resultType.getShape(), outOrder), [&](ArrayRef<Value> flat) {
+    SmallVector<Value> idx = unpermute(flat, outOrder);
+    atOutput(idx);
+    Value start = readOperand(e, init, outMap, ivs, Value());
+    if (!start)
+      start = e.constant(zeroOf(resultType.getElementType()));
+    memref::StoreOp::create(b, loc, start, acc, idx);
+  });
+  unsigned streamed = llvm::find_if(inputs, [](const Operand &o) { return o.role == Role::Stream; }) -
+                      inputs.begin();
+  const Operand &in = inputs[streamed];
+  auto inType = cast<RankedTensorType>(in.source.getType());
+  ivs.assign(op.getNumLoops(), zero);
+  flatNest(e, permuteShape(inType.getShape(), in.order), [&](ArrayRef<Value> flat) {
+    SmallVector<Value> idx = unpermute(flat, in.order);
+    for (auto [pos, expr] : llvm::enumerate(maps[streamed].getResults()))
+      if (auto d = dyn_cast<AffineDimExpr>(expr))
+        ivs[d.getPosition()] = idx[pos];
+    SmallVector<Value> args;
+    for (auto [k, operand] : llvm::enumerate(inputs))
+      args.push_back(k == streamed ? e.pull(operand.port)
+                                   : readOperand(e, operand, maps[k], ivs, Value()));
+    SmallVector<Value> at = e.apply(outMap, ivs);
+    args.push_back(memref::LoadOp::create(b, loc, acc, at));
+    memref::StoreOp::create(b, loc, clonePayload(e, op, args, ivs), acc, at);
+  });
+  flatNest(e, permuteShape(resultType.getShape(), outOrder), [&](ArrayRef<Value> flat) {
+    e.push(memref::LoadOp::create(b, loc, acc, unpermute(flat, outOrder)), out);
+  });
+  return success();
+}
+
 int64_t lookaheadElements(linalg::GenericOp op, const KernelInfo &info,
                           ArrayRef<Operand> inputs, const Order &outOrder) {
   if (info.kind == KernelClass::SlidingWindow)

@@ -96,6 +96,14 @@ mlir::LogicalResult buildLoopNest(mlir::OpBuilder &b, mlir::Location loc,
                                   llvm::ArrayRef<Operand> inputs, const Operand &init,
                                   mlir::Value out, const Order &outOrder, const Tables &tables);
 
+/// A reduction over one input taken in the order it streams: one
+/// accumulator per output element, set from the init, updated as each input
+/// element passes, pushed in `outOrder` once the input has passed.
+mlir::LogicalResult buildAccumulation(mlir::OpBuilder &b, mlir::Location loc,
+                                      mlir::linalg::GenericOp op, llvm::ArrayRef<Operand> inputs,
+                                      const Operand &init, mlir::Value out, const Order &outOrder,
+                                      const Tables &tables);
+
 /// The stream order a loop nest in `outOrder` needs for an input read
 /// through `map` (dims in order of their loop's position; constants first).
 mlir::FailureOr<Order> loopNestInputOrder(mlir::linalg::GenericOp op, mlir::AffineMap map,

@@ -4,6 +4,7 @@
 // each returned tensor a store. One function per kind of op, apart from the
 // stream plumbing they share (Streams.cpp) and from the process bodies
 // (Bodies.cpp, Window.cpp).
+#include "Emit.h"
 #include "Graph.h"
 #include "Normalise.h"
 #include "Orders.h"
@@ -38,6 +39,44 @@ Order inheritedOrder(linalg::GenericOp op, AffineMap inMap, const Order &inOrder
     if (!llvm::is_contained(order, d))
       order.push_back(d);
   return order;
+}
+
+/// Whether `op` accumulates its one streamed input `in` in the order it
+/// arrives: a reduction whose input streams with reduced axes outside kept
+/// ones (an NHWC global pool, channels innermost) updates one accumulator
+/// per output element as each element passes, where a loop nest would need
+/// the whole input reordered. Only for integer payloads, whose sums do not
+/// depend on the order and whose add closes the recurrence within a cycle,
+/// for inputs read once each, and for outputs small enough to keep.
+bool accumulates(linalg::GenericOp op, const KernelInfo &info, ArrayRef<Operand> inputs,
+                 const Operand &init, const Order &arriving, const Order &outOrder) {
+  constexpr int64_t kMaxAccumulators = 4096;
+  if (info.kind != KernelClass::RegularReduction || init.role == Role::Stream)
+    return false;
+  auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+  if (resultType.getNumElements() > kMaxAccumulators)
+    return false;
+  if (!integerPayload(op))
+    return false;
+  std::optional<unsigned> streamed;
+  for (auto [k, operand] : llvm::enumerate(inputs))
+    if (operand.role == Role::Stream) {
+      if (streamed || !operand.padLow.empty())
+        return false;
+      streamed = k;
+    }
+  if (!streamed)
+    return false;
+  AffineMap map = op.getIndexingMapsArray()[*streamed];
+  FailureOr<SmallVector<unsigned>> dims = plainDims(map);
+  if (failed(dims))
+    return false;
+  for (auto [d, trip] : llvm::enumerate(info.tripCounts))
+    if (trip > 1 && !llvm::is_contained(*dims, d))
+      return false;
+  FailureOr<Order> nest = loopNestInputOrder(op, map, outOrder);
+  auto shape = cast<RankedTensorType>(inputs[*streamed].source.getType()).getShape();
+  return succeeded(nest) && !sameSequence(shape, *nest, arriving);
 }
 
 } // namespace
@@ -144,13 +183,22 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
       }
   }
 
+  // An input that arrives with reduced axes outermost is accumulated as it
+  // comes (accumulates), not reordered.
+  bool accumulating = false;
+  if (!window)
+    for (const Operand &operand : inputs)
+      if (operand.role == Role::Stream && sources.count(operand.source))
+        accumulating = accumulates(op, info, inputs, init, sources[operand.source].order, outOrder);
+
   // Ports: every streamed operand (inputs, then the init), then the output.
   SmallVector<Type> ports;
   SmallVector<Value> operands;
   auto addStream = [&](Operand &operand, AffineMap map, bool isWindowed) -> LogicalResult {
-    FailureOr<Order> want = isWindowed ? windowInputOrder(op, info)
-                            : window   ? windowSideInputOrder(op, info, map)
-                                       : loopNestInputOrder(op, map, outOrder);
+    FailureOr<Order> want = isWindowed   ? windowInputOrder(op, info)
+                            : window     ? windowSideInputOrder(op, info, map)
+                            : accumulating ? FailureOr<Order>(sources[operand.source].order)
+                                         : loopNestInputOrder(op, map, outOrder);
     if (failed(want))
       return op.emitError("convert-linalg-to-dfg: cannot stream an operand read at ")
              << AffineMapAttr::get(map);
@@ -189,8 +237,10 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&body);
-    LogicalResult built = window ? buildWindow(b, loc, op, info, inputs, init, out, *tables)
-                                 : buildLoopNest(b, loc, op, info, inputs, init, out, outOrder, *tables);
+    LogicalResult built =
+        window         ? buildWindow(b, loc, op, info, inputs, init, out, *tables)
+        : accumulating ? buildAccumulation(b, loc, op, inputs, init, out, outOrder, *tables)
+                       : buildLoopNest(b, loc, op, info, inputs, init, out, outOrder, *tables);
     if (failed(built))
       return failure();
   }
@@ -201,7 +251,9 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
     if (operand.role == Role::Stream)
       inputNumel = std::max(inputNumel,
                             cast<RankedTensorType>(operand.source.getType()).getNumElements());
-  setLookahead(proc, lookaheadElements(op, info, inputs, outOrder), inputNumel);
+  // An accumulation says nothing before its whole input has passed.
+  setLookahead(proc, accumulating ? inputNumel : lookaheadElements(op, info, inputs, outOrder),
+               inputNumel);
   if (window) {
     // A window over folded padding pulls under conditions: per loop iteration
     // its accesses vary, and only the totals bound its ports' lanes.

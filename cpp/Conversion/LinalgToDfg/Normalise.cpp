@@ -1,10 +1,13 @@
 // Input checks and normalisation for convert-linalg-to-dfg: the function to
 // compile is chosen and checked, then rewritten (unread results dropped,
 // scalar constants folded, constant pads evaluated, pads of pads merged,
-// named ops generalised, 1-D windows lifted) so that the graph builder meets
+// named ops generalised, whole-map windows made reductions, 1-D windows
+// lifted) so that the graph builder meets
 // only the ops it streams, in fewer shapes. Kept apart from the graph builder:
 // nothing here creates a process, it only rewrites linalg or rejects it.
 #include "Normalise.h"
+
+#include "ming/Analysis/KernelAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -104,6 +107,48 @@ LogicalResult eraseDeadResults(RewriterBase &rewriter, linalg::GenericOp op) {
     rewriter.replaceAllUsesWith(op.getResult(k), kept.getResult(n));
   rewriter.eraseOp(op);
   return success();
+}
+
+/// A window whose output has one position along each sliding axis (a pool
+/// or convolution whose kernel covers the whole map, as DS-CNN's 25x5
+/// average pool) slides nowhere: every input element meets each output
+/// once. Its unit output dims are read at 0 in the input maps, so the kernel
+/// analysis sees a plain reduction, which streams through one accumulator
+/// per output instead of a line buffer and a window register per tap. Only
+/// on integers: a float sum keeps the reference's order, which the
+/// accumulators (in stream order) would not, and would need the whole input
+/// reordered instead.
+void wholeMapWindowsToReductions(func::FuncOp func) {
+  func.walk([](linalg::GenericOp op) {
+    FailureOr<KernelInfo> info = analyzeKernel(op);
+    if (failed(info) || info->kind != KernelClass::SlidingWindow || !integerPayload(op))
+      return;
+    if (llvm::any_of(info->windows,
+                     [&](const WindowAccess &w) { return info->tripCounts[w.parallelDim] != 1; }))
+      return;
+    MLIRContext *ctx = op.getContext();
+    unsigned numLoops = op.getNumLoops();
+    SmallVector<AffineExpr> dims;
+    for (unsigned d = 0; d < numLoops; ++d)
+      dims.push_back(info->tripCounts[d] == 1 && op.getIteratorTypesArray()[d] == utils::IteratorType::parallel
+                         ? getAffineConstantExpr(0, ctx)
+                         : getAffineDimExpr(d, ctx));
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    SmallVector<Attribute> rewritten;
+    for (auto [k, map] : llvm::enumerate(maps)) {
+      // The output keeps its dims: they give the loops their ranges.
+      if (k >= op.getNumDpsInputs())
+        rewritten.push_back(AffineMapAttr::get(map));
+      else
+        rewritten.push_back(AffineMapAttr::get(
+            simplifyAffineMap(map.replaceDimsAndSymbols(dims, {}, numLoops, map.getNumSymbols()))));
+    }
+    ArrayAttr before = op.getIndexingMaps();
+    op.setIndexingMapsAttr(ArrayAttr::get(ctx, rewritten));
+    FailureOr<KernelInfo> after = analyzeKernel(op);
+    if (failed(after) || after->kind != KernelClass::RegularReduction || failed(op.verify()))
+      op.setIndexingMapsAttr(before);
+  });
 }
 
 } // namespace
@@ -327,6 +372,7 @@ LogicalResult normalise(func::FuncOp func) {
       return op.emitError("convert-linalg-to-dfg: cannot generalise '")
              << op->getName() << "'";
   }
+  wholeMapWindowsToReductions(func);
   if (failed(liftOneDimWindows(func)))
     return failure();
   // Dead layers would leave streams nobody reads.
@@ -334,6 +380,18 @@ LogicalResult normalise(func::FuncOp func) {
     if (isOpTriviallyDead(&op))
       op.erase();
   return success();
+}
+
+bool integerPayload(linalg::GenericOp op) {
+  auto isInteger = [](Type t) { return isa<IntegerType, IndexType>(getElementTypeOrSelf(t)); };
+  bool integer = true;
+  op.getRegion().walk([&](Operation *inner) {
+    for (Type t : llvm::concat<const Type>(inner->getOperandTypes(), inner->getResultTypes()))
+      integer &= isInteger(t);
+  });
+  for (BlockArgument arg : op.getRegion().getArguments())
+    integer &= arg.use_empty() || isInteger(arg.getType());
+  return integer;
 }
 
 TypedAttr constantOf(Value v) {

@@ -21,6 +21,10 @@ mlir::LogicalResult normalise(mlir::func::FuncOp func);
 /// 1-D sliding windows become 2-D windows over a unit axis (LiftWindows.cpp).
 mlir::LogicalResult liftOneDimWindows(mlir::func::FuncOp func);
 
+/// Whether the payload of `op` computes on integers only (its unused block
+/// arguments aside: a pool's window-shape operand may be f32).
+bool integerPayload(mlir::linalg::GenericOp op);
+
 /// The constant `v` is defined by, if any.
 mlir::TypedAttr constantOf(mlir::Value v);
 

@@ -71,3 +71,74 @@ func.func @rowsum(%x: tensor<4x16xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// A pool whose kernel covers the whole map is a reduction, not a window. Its
+// NHWC input streams channels innermost (the elementwise layer before it
+// fixes that order), so each element is added to its channel's accumulator
+// as it passes: one buffer of the 16 outputs, no reorder of the input, and
+// the first output only after the whole input (lookahead 768).
+// CHECK-LABEL: dfg.process @map1
+// CHECK-NOT: dfg.process @reorder
+// CHECK-NOT: dfg.process @window
+// CHECK-LABEL: dfg.process @reduce2
+// CHECK-SAME: kind = #dfg.kind<regular_reduction>, ming.input_elements = 768 : i64, ming.lookahead = 768 : i64
+// CHECK: %[[ACC:.*]] = memref.alloca() : memref<1x1x1x16xi32>
+// CHECK: scf.for {{.*}} to %c16
+// CHECK: memref.store %c7_i32, %[[ACC]]
+// CHECK: scf.for %[[I:.*]] = {{.*}} to %c768
+// CHECK: %[[C:.*]] = arith.remui %[[I]], %c16
+// CHECK: %[[X:.*]] = dfg.pull
+// CHECK: %[[OLD:.*]] = memref.load %[[ACC]][%c0, %c0, %c0, %[[C]]]
+// CHECK: %[[W:.*]] = arith.extsi %[[X]] : i8 to i32
+// CHECK: %[[NEW:.*]] = arith.addi %[[OLD]], %[[W]]
+// CHECK: memref.store %[[NEW]], %[[ACC]][%c0, %c0, %c0, %[[C]]]
+// CHECK: scf.for {{.*}} to %c16
+// CHECK: memref.load %[[ACC]]
+// CHECK: dfg.push
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @global_pool_nhwc(%x: tensor<1x8x6x16xi8>) -> tensor<1x1x1x16xi32> {
+  %e0 = tensor.empty() : tensor<1x8x6x16xi8>
+  %floor = arith.constant -100 : i8
+  %clipped = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x8x6x16xi8>) outs(%e0 : tensor<1x8x6x16xi8>) {
+  ^bb0(%a: i8, %out: i8):
+    %m = arith.maxsi %a, %floor : i8
+    linalg.yield %m : i8
+  } -> tensor<1x8x6x16xi8>
+  %e1 = tensor.empty() : tensor<1x1x1x16xi32>
+  %seven = arith.constant 7 : i32
+  %init = linalg.fill ins(%seven : i32) outs(%e1 : tensor<1x1x1x16xi32>) -> tensor<1x1x1x16xi32>
+  %win = tensor.empty() : tensor<8x6xi32>
+  %pool = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<[8, 6]> : tensor<2xi64>}
+      ins(%clipped, %win : tensor<1x8x6x16xi8>, tensor<8x6xi32>) outs(%init : tensor<1x1x1x16xi32>) -> tensor<1x1x1x16xi32>
+  return %pool : tensor<1x1x1x16xi32>
+}
+
+// -----
+
+// The same pool on floats stays a window: its sums keep the reference's
+// order, which accumulating in stream order would not.
+// CHECK-LABEL: dfg.process @map1
+// CHECK-NOT: dfg.process @reorder
+// CHECK-LABEL: dfg.process @window2
+// CHECK: arith.addf
+#id4f = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @global_pool_nhwc_f32(%x: tensor<1x8x6x16xf32>) -> tensor<1x1x1x16xf32> {
+  %e0 = tensor.empty() : tensor<1x8x6x16xf32>
+  %floor = arith.constant -1.0 : f32
+  %clipped = linalg.generic {indexing_maps = [#id4f, #id4f], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x8x6x16xf32>) outs(%e0 : tensor<1x8x6x16xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %m = arith.maximumf %a, %floor : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x6x16xf32>
+  %e1 = tensor.empty() : tensor<1x1x1x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x1x1x16xf32>) -> tensor<1x1x1x16xf32>
+  %win = tensor.empty() : tensor<8x6xf32>
+  %pool = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<[8, 6]> : tensor<2xi64>}
+      ins(%clipped, %win : tensor<1x8x6x16xf32>, tensor<8x6xf32>) outs(%init : tensor<1x1x1x16xf32>) -> tensor<1x1x1x16xf32>
+  return %pool : tensor<1x1x1x16xf32>
+}
