@@ -28,21 +28,24 @@ namespace ming::cost {
 //===----------------------------------------------------------------------===//
 
 int64_t multiplierDsp(unsigned wa, unsigned wb, unsigned wr) {
-  if (wa < wb)
-    std::swap(wa, wb);
-  if (wb == 0)
+  if (wa == 0 || wb == 0)
     return 0;
-  if (wa <= 27 && wb <= 18)
+  if ((wa <= 27 && wb <= 18) || (wb <= 27 && wa <= 18))
     return 1;
   // Signed operands split into 26-bit (A port) and 17-bit (B port) unsigned
   // slices; slice (i, j) contributes from bit 26i + 17j on, so slices past
   // the result width need no DSP (UG579, wide multipliers by cascading).
-  int64_t na = ceilDiv(wa, 26), nb = ceilDiv(wb, 17), tiles = 0;
-  for (int64_t i = 0; i < na; ++i)
-    for (int64_t j = 0; j < nb; ++j)
-      if (26 * i + 17 * j < int64_t(wr))
-        ++tiles;
-  return std::max<int64_t>(tiles, 1);
+  // Either operand may take the A port: a 21 x 32-bit product is one A slice
+  // by two B slices (2 DSP), not two by two.
+  auto tiles = [&](unsigned a, unsigned b) {
+    int64_t na = ceilDiv(a, 26), nb = ceilDiv(b, 17), n = 0;
+    for (int64_t i = 0; i < na; ++i)
+      for (int64_t j = 0; j < nb; ++j)
+        if (26 * i + 17 * j < int64_t(wr))
+          ++n;
+    return std::max<int64_t>(n, 1);
+  };
+  return std::min(tiles(wa, wb), tiles(wb, wa));
 }
 
 unsigned bitWidth(Type type) {

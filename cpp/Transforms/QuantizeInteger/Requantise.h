@@ -83,6 +83,24 @@ struct IntBuilder {
         .getResult(0);
   }
 
+  /// `x` (an i64 whose magnitude never exceeds `bound`) through the
+  /// narrowest signed type that holds it: the multiplier it feeds is then
+  /// as wide as the value, not as its i64 carrier (a 22 x 31-bit product
+  /// takes 2 DSP48E2, a 64 x 31-bit one 5), in the cost model and in Vitis,
+  /// which sizes a multiplier by its operands' sign extensions.
+  static Value narrow(OpBuilder &nb, Location l, Value x, int64_t bound) {
+    unsigned bits = APInt(64, static_cast<uint64_t>(bound)).getActiveBits() + 1;
+    if (bound < 0 || bits >= 64)
+      return x;
+    Value t = arith::TruncIOp::create(nb, l, nb.getIntegerType(bits), x);
+    return arith::ExtSIOp::create(nb, l, nb.getI64Type(), t);
+  }
+
+  /// The largest magnitude an integer of `t`'s element type takes.
+  static int64_t magnitude(Type t) {
+    return int64_t(1) << (getElementTypeOrSelf(t).getIntOrFloatBitWidth() - 1);
+  }
+
   /// clamp(round_half_even(prod / 2^s) + zp) in i64, truncated to `out`:
   /// (prod + 2^(s-1) - 1 + ((prod >> s) & 1)) >> s, onnxruntime's rounding.
   Value requantTail(OpBuilder &nb, Location l, Value prod, int shift, int64_t zp, int64_t lo, int64_t hi,
@@ -99,8 +117,10 @@ struct IntBuilder {
   }
 
   /// out = requant(acc + offset) with per-index multipliers along `dim` of
-  /// acc (or one multiplier when fp.m has one element).
-  Value requantise(Value acc, const FixedPoint &fp, int dim, int64_t offset, const Quant &q, Type out) {
+  /// acc (or one multiplier when fp.m has one element); |acc + offset| is at
+  /// most `bound` (what the producer can reach; -1 when unknown).
+  Value requantise(Value acc, const FixedPoint &fp, int dim, int64_t offset, int64_t bound, const Quant &q,
+                   Type out) {
     auto t = cast<RankedTensorType>(acc.getType());
     MLIRContext *ctx = b.getContext();
     unsigned rank = t.getRank();
@@ -108,8 +128,11 @@ struct IntBuilder {
     SmallVector<Value> ins{acc};
     SmallVector<AffineMap> maps{id};
     bool perChannel = llvm::any_of(fp.m, [&](int64_t m) { return m != fp.m[0]; });
+    // Multipliers below 2^31 are stored as i32: a ROM half as wide, and a
+    // multiplier input of 32 bits.
+    bool narrowM = llvm::all_of(fp.m, [](int64_t m) { return m < (int64_t(1) << 31); });
     if (perChannel) {
-      ins.push_back(constVector(fp.m, b.getI64Type()));
+      ins.push_back(constVector(fp.m, narrowM ? b.getI32Type() : b.getI64Type()));
       maps.push_back(AffineMap::get(rank, 0, getAffineDimExpr(dim, ctx)));
     }
     maps.push_back(id);
@@ -124,8 +147,10 @@ struct IntBuilder {
                  if (offset != 0)
                    x = arith::AddIOp::create(nb, l, x,
                                              arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(offset)));
-                 Value m = perChannel ? args[1]
-                                      : arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(m0)).getResult();
+                 x = narrow(nb, l, x, bound);
+                 Value m = !perChannel ? arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(m0)).getResult()
+                           : narrowM     ? arith::ExtSIOp::create(nb, l, nb.getI64Type(), args[1]).getResult()
+                                         : args[1];
                  Value prod = arith::MulIOp::create(nb, l, x, m);
                  linalg::YieldOp::create(nb, l, requantTail(nb, l, prod, shift, q.zp, q.lo, q.hi, out));
                })

@@ -251,9 +251,12 @@ std::optional<Value> Rewriter::contraction(linalg::GenericOp g, std::optional<Co
   for (unsigned i = wDim + 1; i < wShape.size(); ++i)
     inner *= wShape[i];
   // Sum of the weights per output channel (for the input zero point).
-  SmallVector<int64_t> wsum(channels, 0);
-  for (size_t i = 0; i < w->vals.size(); ++i)
+  // and of their magnitudes (for the accumulator's range).
+  SmallVector<int64_t> wsum(channels, 0), wabs(channels, 0);
+  for (size_t i = 0; i < w->vals.size(); ++i) {
     wsum[(i / inner) % channels] += static_cast<int64_t>(w->vals[i]);
+    wabs[(i / inner) % channels] += std::llabs(static_cast<int64_t>(w->vals[i]));
+  }
   // Bias in units of sx * sw[c]: the broadcast init and/or a following add.
   SmallVector<double> biasF(channels, 0.0);
   auto addBiasFrom = [&](const ConstQ &bq, bool fromInit, unsigned dimInOut) -> bool {
@@ -285,9 +288,11 @@ std::optional<Value> Rewriter::contraction(linalg::GenericOp g, std::optional<Co
   // acc = sum x*w + (bias - zx * sum w); real = acc * sx * sw[c].
   SmallVector<int64_t> initVals(channels);
   SmallVector<double> mult(channels);
+  int64_t bound = 0; // |acc| never exceeds it: |init| + |x|max * sum |w|
   for (int64_t c = 0; c < channels; ++c) {
     double unit = x->scale * w->d.scaleAt(c);
     initVals[c] = std::llround(biasF[c] / unit) - x->zp * wsum[c];
+    bound = std::max<int64_t>(bound, std::llabs(initVals[c]) + IntBuilder::magnitude(x->q.getType()) * wabs[c]);
     mult[c] = unit / q.scale;
     if (std::llabs(initVals[c]) > (int64_t(1) << 31) - 1)
       return fail("a bias beyond i32"), std::nullopt;
@@ -310,7 +315,7 @@ std::optional<Value> Rewriter::contraction(linalg::GenericOp g, std::optional<Co
                                          linalg::YieldOp::create(nb, l,
                                                                  arith::AddIOp::create(nb, l, args[2], p).getResult());
                                        });
-  return ib.requantise(acc.getResult(0), *fp, outDim, 0, q, outElem);
+  return ib.requantise(acc.getResult(0), *fp, outDim, 0, bound, q, outElem);
 }
 
 /// Q(sum pooling / n): i32 sum, requantised with the zero point folded.
@@ -338,7 +343,9 @@ std::optional<Value> Rewriter::average(linalg::GenericOp sum, double divisor, co
         Value a = arith::ExtSIOp::create(nb, l, i32, args[0]);
         linalg::YieldOp::create(nb, l, arith::AddIOp::create(nb, l, args[2], a).getResult());
       });
-  return ib.requantise(acc.getResult(0), *fp, -1, -window.getNumElements() * x->zp, q, outElem);
+  int64_t n = window.getNumElements();
+  int64_t bound = n * (IntBuilder::magnitude(x->q.getType()) + std::llabs(x->zp));
+  return ib.requantise(acc.getResult(0), *fp, -1, -n * x->zp, bound, q, outElem);
 }
 
 /// Q(D(a) + D(b)): both rescaled to a common shift, added, requantised.
@@ -369,6 +376,7 @@ std::optional<Value> Rewriter::add(linalg::GenericOp g, const Quant &q, Type out
                auto term = [&](Value v, int64_t z, int64_t m) {
                  Value e = arith::ExtSIOp::create(nb, l, nb.getI64Type(), v);
                  e = arith::SubIOp::create(nb, l, e, k(z));
+                 e = IntBuilder::narrow(nb, l, e, IntBuilder::magnitude(v.getType()) + std::llabs(z));
                  return arith::MulIOp::create(nb, l, e, k(m)).getResult();
                };
                Value s = arith::AddIOp::create(nb, l, term(args[0], za, ma), term(args[1], zc, mc));
@@ -400,11 +408,14 @@ std::optional<Value> Rewriter::mul(linalg::GenericOp g, const Quant &q, Type out
                auto k = [&](int64_t v) {
                  return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v)).getResult();
                };
+               auto bound = [&](Value v, int64_t z) { return IntBuilder::magnitude(v.getType()) + std::llabs(z); };
                auto centred = [&](Value v, int64_t z) {
                  Value e = arith::ExtSIOp::create(nb, l, nb.getI64Type(), v);
-                 return arith::SubIOp::create(nb, l, e, k(z)).getResult();
+                 e = arith::SubIOp::create(nb, l, e, k(z));
+                 return IntBuilder::narrow(nb, l, e, bound(v, z));
                };
                Value p = arith::MulIOp::create(nb, l, centred(args[0], za), centred(args[1], zc));
+               p = IntBuilder::narrow(nb, l, p, bound(args[0], za) * bound(args[1], zc));
                p = arith::MulIOp::create(nb, l, p, k(m));
                linalg::YieldOp::create(nb, l, ib.requantTail(nb, l, p, shift, q.zp, q.lo, q.hi, outElem));
              })
@@ -445,7 +456,9 @@ std::optional<Value> Rewriter::rewriteAnchor(linalg::GenericOp qop, const Quant 
     auto fp = fixedPoint({x->scale / q.scale});
     if (!fp)
       return fail("a requantisation multiplier out of range"), std::nullopt;
-    return IntBuilder{b, qop.getLoc()}.requantise(x->q, *fp, -1, -x->zp, q, outElem);
+    return IntBuilder{b, qop.getLoc()}.requantise(x->q, *fp, -1, -x->zp,
+                                                  IntBuilder::magnitude(x->q.getType()) + std::llabs(x->zp), q,
+                                                  outElem);
   }
   auto g = dyn_cast_or_null<linalg::GenericOp>(def);
   if (!g) {
