@@ -117,6 +117,80 @@ std::optional<int64_t> evalInt(Value v, const Known &known, int depth) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
+/// The residue (r, m) of `v`, m == 0 for a value known exactly.
+static std::optional<std::pair<int64_t, int64_t>> residueOf(Value v, const Known &known, const Residues &residues,
+                                                            int depth) {
+  if (auto c = evalInt(v, known))
+    return std::make_pair(*c, int64_t(0));
+  if (auto it = residues.find(v); it != residues.end())
+    return it->second;
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 32 || def->getNumOperands() != 2)
+    return std::nullopt;
+  auto a = residueOf(def->getOperand(0), known, residues, depth + 1);
+  auto b = a ? residueOf(def->getOperand(1), known, residues, depth + 1) : std::nullopt;
+  if (!b)
+    return std::nullopt;
+  auto normal = [](int64_t r, int64_t m) {
+    return std::make_pair(m ? ((r % m) + m) % m : r, m);
+  };
+  if (isa<arith::AddIOp, arith::SubIOp>(def)) {
+    int64_t m = std::gcd(a->second, b->second);
+    int64_t r = isa<arith::AddIOp>(def) ? a->first + b->first : a->first - b->first;
+    return normal(r, m);
+  }
+  if (isa<arith::MulIOp>(def)) {
+    if (b->second != 0)
+      std::swap(a, b);
+    if (b->second != 0)
+      return std::nullopt;
+    return normal(a->first * b->first, a->second * std::llabs(b->first));
+  }
+  // An unsigned remainder by a power of two that divides the modulus: the
+  // residue itself, whatever the sign (2^64 and 2^32 are multiples of it).
+  if (isa<arith::RemUIOp>(def) && b->second == 0 && b->first > 0 && llvm::isPowerOf2_64(b->first) &&
+      a->second % b->first == 0)
+    return std::make_pair(((a->first % b->first) + b->first) % b->first, int64_t(0));
+  return std::nullopt;
+}
+
+std::optional<int64_t> evalCondition(Value v, const Known &known, const Residues &residues, int depth) {
+  if (auto c = evalInt(v, known))
+    return c;
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 32 || residues.empty())
+    return std::nullopt;
+  if (isa<arith::AndIOp, arith::OrIOp>(def) && v.getType().isInteger(1)) {
+    bool isAnd = isa<arith::AndIOp>(def);
+    auto a = evalCondition(def->getOperand(0), known, residues, depth + 1);
+    auto b = evalCondition(def->getOperand(1), known, residues, depth + 1);
+    // A false operand decides an and, a true one an or.
+    if ((a && bool(*a) != isAnd) || (b && bool(*b) != isAnd))
+      return isAnd ? 0 : 1;
+    if (a && b)
+      return isAnd ? 1 : 0;
+    return std::nullopt;
+  }
+  auto cmp = dyn_cast<arith::CmpIOp>(def);
+  if (!cmp || (cmp.getPredicate() != arith::CmpIPredicate::eq && cmp.getPredicate() != arith::CmpIPredicate::ne))
+    return std::nullopt;
+  auto a = residueOf(cmp.getLhs(), known, residues, depth + 1);
+  auto b = a ? residueOf(cmp.getRhs(), known, residues, depth + 1) : std::nullopt;
+  if (!b)
+    return std::nullopt;
+  bool eq;
+  if (a->second == 0 && b->second == 0) {
+    eq = a->first == b->first;
+  } else {
+    // Values in different classes of a common modulus always differ.
+    int64_t m = std::gcd(a->second, b->second);
+    if (((a->first - b->first) % m + m) % m == 0)
+      return std::nullopt;
+    eq = false;
+  }
+  return (cmp.getPredicate() == arith::CmpIPredicate::eq) == eq ? 1 : 0;
+}
+
 Bounds loopBounds(scf::ForOp loop) {
   Bounds b;
   auto lb = getConstantIntValue(loop.getLowerBound());

@@ -173,9 +173,12 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
     SmallVector<int64_t> argArr(loop.getInitArgs().size(), 0),
         argCar(loop.getInitArgs().size(), 0);
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    Bounds bounds = loopBounds(loop);
     for (int64_t k = 0; k < r.unroll && !w.exhausted; ++k) {
       w.loadKeys.clear(); // the pipelined IV differs between copies
       w.opaque.clear();
+      if (r.unroll > 1 && bounds.constant)
+        w.residues[loop.getInductionVar()] = {bounds.lb + k * bounds.step, r.unroll * bounds.step};
       for (auto [j, iterArg] : llvm::enumerate(loop.getRegionIterArgs()))
         w.define(iterArg, argArr[j], argCar[j]);
       w.walkBlock(*loop.getBody(), sum->counters);

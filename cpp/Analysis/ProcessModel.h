@@ -39,6 +39,18 @@ unsigned bitWidth(mlir::Type type);
 using Known = llvm::DenseMap<mlir::Value, int64_t>;
 std::optional<int64_t> evalInt(mlir::Value v, const Known &known, int depth = 0);
 
+/// Residues of index values: v = r + k * m for some integer k (the pair
+/// (r, m), m > 0). Copy j of a pipelined loop unrolled u times runs the
+/// iterations lb + (j + u i) * step: its induction variable has residue
+/// lb + j * step modulo u * step in every iteration.
+using Residues = llvm::DenseMap<mlir::Value, std::pair<int64_t, int64_t>>;
+/// A condition (i1) decided by known values or, failing that, by residues:
+/// `(iv - c) % s == 0` is the same in every iteration of a copy when s
+/// divides the copy's modulus (a strided window's unrolled column copies,
+/// of which only some ever hold an output).
+std::optional<int64_t> evalCondition(mlir::Value v, const Known &known, const Residues &residues,
+                                     int depth = 0);
+
 struct Bounds {
   int64_t lb = 0, step = 1, trip = 1;
   bool constant = true;
@@ -264,6 +276,7 @@ public:
   ProcessModel &m;
   bool skipLoops;
   Known known;
+  Residues residues;
   llvm::DenseMap<Value, int64_t> arrival, carry;
   std::set<std::vector<int64_t>> loadKeys;
   llvm::DenseMap<Value, int64_t> opaque; // unknown index values -> key id

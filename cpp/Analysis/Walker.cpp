@@ -208,7 +208,7 @@ void Walker::walkFor(scf::ForOp loop, Counters &c) {
 }
 
 void Walker::walkIf(scf::IfOp op, Counters &c) {
-  std::optional<int64_t> cond = evalInt(op.getCondition(), known);
+  std::optional<int64_t> cond = evalCondition(op.getCondition(), known, residues);
   auto results = [&](Region &region) {
     SmallVector<std::pair<int64_t, int64_t>> out;
     if (region.empty())
