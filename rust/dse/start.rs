@@ -11,7 +11,12 @@
 //! 2. while the cheapest design is over a limit, that resource weighs more
 //!    and step 1 runs again;
 //! 3. within the limits, the slowest process moves to the cheapest of its
-//!    faster candidates with the same lanes on every port, while they fit.
+//!    faster candidates with the same lanes on every port, while they fit;
+//! 4. a balanced design competes with it: the least cycle bound T such that
+//!    step 1, offered only the candidates of at most T cycles, fits the
+//!    limits (bisection over the candidates' cycles). Lanes change along
+//!    whole chains there, which step 3 cannot do one process at a time; the
+//!    start with the lower slowest process wins.
 //!
 //! The ILP proves or improves on the result; nothing here decides the design.
 use super::ilp::Problem;
@@ -28,12 +33,16 @@ pub fn feasible(problem: &Problem) -> Option<Vec<usize>> {
     let order = topological(problem)?;
     let (mut wd, mut wb) = (1.0 / problem.dsp_limit.max(1.0), 1.0 / problem.bram_limit.max(1.0));
     for _ in 0..ROUNDS {
-        let choice = cheapest(problem, &order, wd, wb)?;
+        let choice = cheapest(problem, &order, wd, wb, i64::MAX)?;
         let (dsp, bram) = used(problem, &choice);
         let over_dsp = dsp > problem.dsp_limit;
         let over_bram = bram > problem.bram_limit;
         if !over_dsp && !over_bram {
-            return Some(faster(problem, choice, dsp, bram));
+            let greedy = faster(problem, choice, dsp, bram);
+            return Some(match balanced(problem, &order, wd, wb) {
+                Some(b) if slowest(problem, &b) < slowest(problem, &greedy) => b,
+                _ => greedy,
+            });
         }
         if over_dsp {
             wd *= 4.0;
@@ -43,6 +52,44 @@ pub fn feasible(problem: &Problem) -> Option<Vec<usize>> {
         }
     }
     None
+}
+
+/// The cycles of the slowest process of `choice`.
+fn slowest(problem: &Problem, choice: &[usize]) -> i64 {
+    choice.iter().zip(&problem.graph.nodes).map(|(&c, n)| n.candidates[c].cycles).max().unwrap_or(0)
+}
+
+/// Step 4: the cheapest choice (weights `wd`, `wb`, with which step 1 fitted)
+/// among candidates of at most T cycles, for the least T that fits, then
+/// step 3 on it.
+fn balanced(problem: &Problem, order: &[usize], wd: f64, wb: f64) -> Option<Vec<usize>> {
+    let fits = |choice: &[usize]| {
+        let (dsp, bram) = used(problem, choice);
+        dsp <= problem.dsp_limit && bram <= problem.bram_limit
+    };
+    // Every node must keep a candidate: T starts at the largest of the
+    // nodes' fastest cycles.
+    let floor = problem.graph.nodes.iter().map(|n| n.candidates.iter().map(|c| c.cycles).min().unwrap_or(0)).max()?;
+    let mut bounds: Vec<i64> =
+        problem.graph.nodes.iter().flat_map(|n| n.candidates.iter().map(|c| c.cycles)).filter(|&c| c >= floor).collect();
+    bounds.sort_unstable();
+    bounds.dedup();
+    // bounds[hi] fits (the largest bound offers every candidate, as step 1
+    // did); bounds[lo - 1] does not.
+    let (mut lo, mut hi) = (0usize, bounds.len().checked_sub(1)?);
+    let mut best = cheapest(problem, order, wd, wb, bounds[hi]).filter(|c| fits(c))?;
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        match cheapest(problem, order, wd, wb, bounds[mid]).filter(|c| fits(c)) {
+            Some(choice) => {
+                best = choice;
+                hi = mid;
+            }
+            None => lo = mid + 1,
+        }
+    }
+    let (dsp, bram) = used(problem, &best);
+    Some(faster(problem, best, dsp, bram))
 }
 
 fn used(problem: &Problem, choice: &[usize]) -> (f64, f64) {
@@ -87,8 +134,9 @@ struct Entry {
     candidate: usize,
 }
 
-/// The cheapest choice under the weights, by the beam over open channels.
-fn cheapest(problem: &Problem, order: &[usize], wd: f64, wb: f64) -> Option<Vec<usize>> {
+/// The cheapest choice under the weights, by the beam over open channels,
+/// among the candidates of at most `bound` cycles.
+fn cheapest(problem: &Problem, order: &[usize], wd: f64, wb: f64, bound: i64) -> Option<Vec<usize>> {
     let nodes = &problem.graph.nodes;
     let edges = &problem.graph.edges;
     // UltraRAM candidates are left to the ILP: the start keeps to DSP and BRAM.
@@ -112,6 +160,9 @@ fn cheapest(problem: &Problem, order: &[usize], wd: f64, wb: f64) -> Option<Vec<
         let mut next: Vec<Entry> = Vec::new();
         for (k, entry) in current.iter().enumerate() {
             for (ci, c) in nodes[v].candidates.iter().enumerate() {
+                if c.cycles > bound {
+                    continue;
+                }
                 let agrees = inputs
                     .iter()
                     .zip(&input_at)
@@ -235,6 +286,31 @@ mod tests {
         // fastest conv the 5 DSP allow (4 DSP, not 9).
         let p = Problem { graph: &g, dsp_limit: 5.0, bram_limit: 1.0, uram_limit: 0.0 };
         assert_eq!(feasible(&p), Some(vec![1, 2, 1]));
+    }
+
+    #[test]
+    fn a_whole_chain_changes_lanes_at_once() {
+        // Four lanes make every stage four times faster at no cost, but only
+        // if all three take them: one process at a time (step 3) cannot
+        // leave one lane, the bound on cycles (step 4) moves them together.
+        let node = |process: &str, candidates| DseNode { process: process.into(), kind: "x".into(), candidates };
+        let edge = |from, to| DseEdge { from, from_port: 0, to, to_port: 0, channel: String::new() };
+        let g = DseProblem {
+            graph: "g".into(),
+            nodes: vec![
+                node("load", vec![cand(100, 0, 0, 1, 1), cand(25, 0, 0, 1, 4)]),
+                node("map", vec![cand(100, 1, 0, 1, 1), cand(25, 2, 0, 4, 4)]),
+                node("store", vec![cand(100, 0, 0, 1, 1), cand(25, 0, 0, 4, 1)]),
+            ],
+            edges: vec![edge(0, 1), edge(1, 2)],
+            fifo_bram18k: 0,
+            seconds: 0.0,
+        };
+        let p = Problem { graph: &g, dsp_limit: 2.0, bram_limit: 0.0, uram_limit: 0.0 };
+        assert_eq!(feasible(&p), Some(vec![1, 1, 1]));
+        // Without the DSP for the fast map, the one-lane chain stays.
+        let p = Problem { graph: &g, dsp_limit: 1.0, bram_limit: 0.0, uram_limit: 0.0 };
+        assert_eq!(feasible(&p), Some(vec![0, 0, 0]));
     }
 
     #[test]
