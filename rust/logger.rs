@@ -6,12 +6,12 @@ struct StderrLogger;
 
 impl Log for StderrLogger {
     fn enabled(&self, metadata: &Metadata) -> bool {
-        metadata.level() <= log::max_level()
+        effective(metadata) <= log::max_level()
     }
 
     fn log(&self, record: &Record) {
         if self.enabled(record.metadata()) {
-            let level = match record.level() {
+            let level = match effective(record.metadata()) {
                 Level::Error => "error",
                 Level::Warn => "warning",
                 Level::Info => "info",
@@ -24,6 +24,17 @@ impl Log for StderrLogger {
     }
 
     fn flush(&self) {}
+}
+
+/// The level a record shows at. The highs crate warns whenever HiGHS's run
+/// returns a warning status, which a time limit does: the report gives the
+/// gap left, so for the user this is detail (-vv), not a warning.
+fn effective(metadata: &Metadata) -> Level {
+    if metadata.target().starts_with("highs") && metadata.level() == Level::Warn {
+        Level::Debug
+    } else {
+        metadata.level()
+    }
 }
 
 static LOGGER: StderrLogger = StderrLogger;
