@@ -47,11 +47,6 @@ pub struct Design {
     pub programs: Vec<Program>,
     pub instances: Vec<Instance>,
     pub channels: Vec<ChannelSpec>,
-    /// C-simulation order: an iteration's pushes leave before the next
-    /// iteration pulls. A stalled pipeline keeps the iterations in flight,
-    /// which the C++ threads of csim do not have; depths that rely on them
-    /// deadlock there (minimize checks both).
-    pub sequential: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -415,15 +410,14 @@ impl<'d> Sim<'d> {
         let last_iter = pr.u + 1 == run.iters.len();
         let last_of_run = last_iter && pr.k + 1 == run.count;
         let last = last_of_run && pr.run + 1 == prog.runs.len();
-        let latency = if design.sequential { 0 } else { run.push_latency() };
         if !pushes.is_empty() || last {
-            pr.pending.push_back((issue + latency, pushes));
+            pr.pending.push_back((issue + run.push_latency(), pushes));
         }
         if last {
             // The process ends once its last slot has moved its words, one a
             // cycle per port, even when its pushes leave before.
             let end = issue - run.offset(pr.u) + run.depth.max(run.span(&prog.ports)) - 1;
-            if end > issue + latency {
+            if end > issue + run.push_latency() {
                 pr.pending.push_back((end, Vec::new()));
             }
         }
@@ -558,7 +552,6 @@ mod tests {
                 Instance { name: "dst".into(), program: 1, channels: vec![Some(0)] },
             ],
             channels: vec![ChannelSpec { name: "c".into(), depth }],
-            sequential: false,
         }
     }
 
@@ -615,7 +608,6 @@ mod tests {
                 ChannelSpec { name: "to_slow".into(), depth: Some(2) },
                 ChannelSpec { name: "from_slow".into(), depth: Some(2) },
             ],
-            sequential: false,
         }
     }
 
@@ -641,46 +633,6 @@ mod tests {
         assert_eq!(unbounded.deadlock, None);
     }
 
-    /// fork -> a -> pipe (10 deep) -> a2 -> join, fork -> b (8 lanes) ->
-    /// join, which reads b first: fork must push 8 elements into the a path
-    /// before b's first word. A pipeline stalled on its output holds its
-    /// iterations in flight, so the a path holds 2 + 10 + 2; in C-simulation
-    /// order (csim's threads) it holds 2 + 1 + 2, and the same depths
-    /// deadlock.
-    fn burst_past_a_pipeline(sequential: bool) -> Design {
-        let n = 16;
-        let mut fork = Program::new("fork", vec![Port::Out { lanes: 1 }, Port::Out { lanes: 8 }]);
-        slots(&mut fork, n, 0, 1, 1, &[], &[(0, 1), (1, 1)]);
-        let mut pipe = Program::new("pipe", vec![Port::In { lanes: 1 }, Port::Out { lanes: 1 }]);
-        slots(&mut pipe, n, 0, 1, 10, &[(0, 1)], &[(1, 1)]);
-        let mut join = Program::new("join", vec![Port::In { lanes: 8 }, Port::In { lanes: 1 }]);
-        slots(&mut join, n, 0, 1, 1, &[(0, 1), (1, 1)], &[]);
-        Design {
-            programs: vec![fork, pipe, join],
-            instances: vec![
-                Instance { name: "fork".into(), program: 0, channels: vec![Some(0), Some(2)] },
-                Instance { name: "pipe".into(), program: 1, channels: vec![Some(0), Some(1)] },
-                Instance { name: "join".into(), program: 2, channels: vec![Some(2), Some(1)] },
-            ],
-            channels: vec![
-                ChannelSpec { name: "a".into(), depth: Some(2) },
-                ChannelSpec { name: "a2".into(), depth: Some(2) },
-                ChannelSpec { name: "b".into(), depth: Some(2) },
-            ],
-            sequential,
-        }
-    }
-
-    #[test]
-    fn csim_order_holds_no_iterations_in_flight() {
-        assert_eq!(simulate(&burst_past_a_pipeline(false)).deadlock, None);
-        assert!(simulate(&burst_past_a_pipeline(true)).deadlock.is_some());
-        // Deep enough for the burst in either order.
-        let mut deep = burst_past_a_pipeline(true);
-        deep.channels[1].depth = Some(6);
-        assert_eq!(simulate(&deep).deadlock, None);
-    }
-
     #[test]
     fn lanes_pack_words() {
         // 8 elements on 4 lanes are 2 words.
@@ -695,7 +647,6 @@ mod tests {
                 Instance { name: "dst".into(), program: 1, channels: vec![Some(0)] },
             ],
             channels: vec![ChannelSpec { name: "c".into(), depth: Some(1) }],
-            sequential: false,
         };
         let out = simulate(&d);
         assert_eq!(out.deadlock, None);

@@ -7,10 +7,7 @@
 //! `MIN_DEPTH`, the widest channels (most bits per word) first, each search
 //! keeping the depths already found. Every accepted depth is checked by a
 //! simulation of the whole design with the depths so far, so the final set is
-//! one that was simulated. The final set must also run in C-simulation order
-//! (engine::Design::sequential: no pipeline holds iterations in flight, as
-//! in csim's threads); when it does not, the search runs again from the peaks
-//! of both orders, checking every accepted depth in both.
+//! one that was simulated.
 use super::engine::{simulate, Design, Outcome};
 
 /// Slack over the unbounded run, in parts per hundred.
@@ -40,26 +37,6 @@ pub struct Starved(pub Outcome);
 /// Least depths for `design`, whose own depths ran as `given`; `bits[c]`
 /// (bits per word of channel c) orders the search, widest first.
 pub fn minimize(design: &Design, given: &Outcome, bits: &[u64]) -> Result<Minimized, Starved> {
-    let first = search(design, given, bits, false)?;
-    if runs_in_order(design, &first.depths) {
-        return Ok(first);
-    }
-    log::info!("FIFO minimisation: the least depths deadlock in C-simulation order; searching again with that check");
-    let again = search(design, given, bits, true)?;
-    Ok(Minimized { simulations: first.simulations + again.simulations, ..again })
-}
-
-/// Whether `design` with `depths` completes in C-simulation order.
-fn runs_in_order(design: &Design, depths: &[u64]) -> bool {
-    let mut d = design.clone();
-    d.sequential = true;
-    for (spec, &depth) in d.channels.iter_mut().zip(depths) {
-        spec.depth = Some(depth);
-    }
-    simulate(&d).deadlock.is_none()
-}
-
-fn search(design: &Design, given: &Outcome, bits: &[u64], in_order: bool) -> Result<Minimized, Starved> {
     let mut d = design.clone();
     for c in &mut d.channels {
         c.depth = None;
@@ -68,28 +45,16 @@ fn search(design: &Design, given: &Outcome, bits: &[u64], in_order: bool) -> Res
     if unbounded.deadlock.is_some() {
         return Err(Starved(unbounded));
     }
-    // In C-simulation order some FIFOs fill further: start from those peaks.
-    let peaks: Vec<u64> = if in_order {
-        let mut seq = d.clone();
-        seq.sequential = true;
-        let o = simulate(&seq);
-        unbounded.channels.iter().zip(&o.channels).map(|(a, b)| a.peak.max(b.peak)).collect()
-    } else {
-        unbounded.channels.iter().map(|c| c.peak).collect()
-    };
     let bound = unbounded.cycles + unbounded.cycles * SLACK_PERCENT / 100;
-    let ok = |o: &Outcome, d: &Design| {
-        o.deadlock.is_none()
-            && o.cycles <= bound
-            && (!in_order || runs_in_order(d, &d.channels.iter().map(|s| s.depth.unwrap_or(u64::MAX)).collect::<Vec<_>>()))
-    };
-    let given_ok = !in_order && ok(given, design);
-    let mut depths: Vec<u64> = peaks
+    let ok = |o: &Outcome| o.deadlock.is_none() && o.cycles <= bound;
+    let given_ok = ok(given);
+    let mut depths: Vec<u64> = unbounded
+        .channels
         .iter()
         .zip(&design.channels)
-        .map(|(&peak, spec)| match spec.depth {
-            Some(depth) if given_ok => depth.min(peak),
-            _ => peak,
+        .map(|(c, spec)| match spec.depth {
+            Some(depth) if given_ok => depth.min(c.peak),
+            _ => c.peak,
         })
         .map(|depth| depth.max(MIN_DEPTH))
         .collect();
@@ -101,9 +66,9 @@ fn search(design: &Design, given: &Outcome, bits: &[u64], in_order: bool) -> Res
         // Mixing the DSE's depths with peaks of another schedule: check it,
         // else start from the peaks alone (the unbounded schedule itself).
         simulations += 1;
-        if !ok(&simulate(&d), &d) {
-            for ((spec, depth), &peak) in d.channels.iter_mut().zip(&mut depths).zip(&peaks) {
-                *depth = peak.max(MIN_DEPTH);
+        if !ok(&simulate(&d)) {
+            for ((spec, depth), c) in d.channels.iter_mut().zip(&mut depths).zip(&unbounded.channels) {
+                *depth = c.peak.max(MIN_DEPTH);
                 spec.depth = Some(*depth);
             }
         }
@@ -119,7 +84,7 @@ fn search(design: &Design, given: &Outcome, bits: &[u64], in_order: bool) -> Res
             d.channels[c].depth = Some(mid);
             let o = simulate(&d);
             simulations += 1;
-            if ok(&o, &d) {
+            if ok(&o) {
                 hi = mid;
             } else {
                 lo = mid + 1;
