@@ -653,16 +653,16 @@ LogicalResult buildAccumulation(OpBuilder &b, Location loc, linalg::GenericOp op
   // Loops the input does not index run once (the checks of `accumulates`).
   Value zero = e.idx(0);
   SmallVector<Value> ivs(op.getNumLoops(), zero);
-  // The loop ivs that give output element `idx` (its dims in tensor order).
-  auto atOutput = [&](ArrayRef<Value> idx) {
-    for (auto [pos, expr] : llvm::enumerate(outMap.getResults()))
+  // The loop ivs that read element `idx` (in tensor order) through `map`.
+  auto at = [&](AffineMap map, ArrayRef<Value> idx) {
+    for (auto [pos, expr] : llvm::enumerate(map.getResults()))
       if (auto d = dyn_cast<AffineDimExpr>(expr))
         ivs[d.getPosition()] = idx[pos];
   };
   Value acc = e.buffer(resultType.getShape(), resultType.getElementType());
   flatNest(e, permuteShape(resultType.getShape(), outOrder), [&](ArrayRef<Value> flat) {
     SmallVector<Value> idx = unpermute(flat, outOrder);
-    atOutput(idx);
+    at(outMap, idx);
     Value start = readOperand(e, init, outMap, ivs, Value());
     if (!start)
       start = e.constant(zeroOf(resultType.getElementType()));
@@ -674,17 +674,14 @@ LogicalResult buildAccumulation(OpBuilder &b, Location loc, linalg::GenericOp op
   auto inType = cast<RankedTensorType>(in.source.getType());
   ivs.assign(op.getNumLoops(), zero);
   flatNest(e, permuteShape(inType.getShape(), in.order), [&](ArrayRef<Value> flat) {
-    SmallVector<Value> idx = unpermute(flat, in.order);
-    for (auto [pos, expr] : llvm::enumerate(maps[streamed].getResults()))
-      if (auto d = dyn_cast<AffineDimExpr>(expr))
-        ivs[d.getPosition()] = idx[pos];
+    at(maps[streamed], unpermute(flat, in.order));
     SmallVector<Value> args;
     for (auto [k, operand] : llvm::enumerate(inputs))
       args.push_back(k == streamed ? e.pull(operand.port)
                                    : readOperand(e, operand, maps[k], ivs, Value()));
-    SmallVector<Value> at = e.apply(outMap, ivs);
-    args.push_back(memref::LoadOp::create(b, loc, acc, at));
-    memref::StoreOp::create(b, loc, clonePayload(e, op, args, ivs), acc, at);
+    SmallVector<Value> slot = e.apply(outMap, ivs);
+    args.push_back(memref::LoadOp::create(b, loc, acc, slot));
+    memref::StoreOp::create(b, loc, clonePayload(e, op, args, ivs), acc, slot);
   });
   flatNest(e, permuteShape(resultType.getShape(), outOrder), [&](ArrayRef<Value> flat) {
     e.push(memref::LoadOp::create(b, loc, acc, unpermute(flat, outOrder)), out);

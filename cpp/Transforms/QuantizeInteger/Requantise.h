@@ -101,6 +101,9 @@ struct IntBuilder {
     return int64_t(1) << (getElementTypeOrSelf(t).getIntOrFloatBitWidth() - 1);
   }
 
+  /// The largest magnitude of `q - zp` for q of `t`'s element type.
+  static int64_t centredMagnitude(Type t, int64_t zp) { return magnitude(t) + std::llabs(zp); }
+
   /// clamp(round_half_even(prod / 2^s) + zp) in i64, truncated to `out`:
   /// (prod + 2^(s-1) - 1 + ((prod >> s) & 1)) >> s, onnxruntime's rounding.
   Value requantTail(OpBuilder &nb, Location l, Value prod, int shift, int64_t zp, int64_t lo, int64_t hi,

@@ -344,7 +344,7 @@ std::optional<Value> Rewriter::average(linalg::GenericOp sum, double divisor, co
         linalg::YieldOp::create(nb, l, arith::AddIOp::create(nb, l, args[2], a).getResult());
       });
   int64_t n = window.getNumElements();
-  int64_t bound = n * (IntBuilder::magnitude(x->q.getType()) + std::llabs(x->zp));
+  int64_t bound = n * IntBuilder::centredMagnitude(x->q.getType(), x->zp);
   return ib.requantise(acc.getResult(0), *fp, -1, -n * x->zp, bound, q, outElem);
 }
 
@@ -376,7 +376,7 @@ std::optional<Value> Rewriter::add(linalg::GenericOp g, const Quant &q, Type out
                auto term = [&](Value v, int64_t z, int64_t m) {
                  Value e = arith::ExtSIOp::create(nb, l, nb.getI64Type(), v);
                  e = arith::SubIOp::create(nb, l, e, k(z));
-                 e = IntBuilder::narrow(nb, l, e, IntBuilder::magnitude(v.getType()) + std::llabs(z));
+                 e = IntBuilder::narrow(nb, l, e, IntBuilder::centredMagnitude(v.getType(), z));
                  return arith::MulIOp::create(nb, l, e, k(m)).getResult();
                };
                Value s = arith::AddIOp::create(nb, l, term(args[0], za, ma), term(args[1], zc, mc));
@@ -408,14 +408,15 @@ std::optional<Value> Rewriter::mul(linalg::GenericOp g, const Quant &q, Type out
                auto k = [&](int64_t v) {
                  return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v)).getResult();
                };
-               auto bound = [&](Value v, int64_t z) { return IntBuilder::magnitude(v.getType()) + std::llabs(z); };
                auto centred = [&](Value v, int64_t z) {
                  Value e = arith::ExtSIOp::create(nb, l, nb.getI64Type(), v);
                  e = arith::SubIOp::create(nb, l, e, k(z));
-                 return IntBuilder::narrow(nb, l, e, bound(v, z));
+                 return IntBuilder::narrow(nb, l, e, IntBuilder::centredMagnitude(v.getType(), z));
                };
                Value p = arith::MulIOp::create(nb, l, centred(args[0], za), centred(args[1], zc));
-               p = IntBuilder::narrow(nb, l, p, bound(args[0], za) * bound(args[1], zc));
+               p = IntBuilder::narrow(nb, l, p,
+                                      IntBuilder::centredMagnitude(args[0].getType(), za) *
+                                          IntBuilder::centredMagnitude(args[1].getType(), zc));
                p = arith::MulIOp::create(nb, l, p, k(m));
                linalg::YieldOp::create(nb, l, ib.requantTail(nb, l, p, shift, q.zp, q.lo, q.hi, outElem));
              })
@@ -457,7 +458,7 @@ std::optional<Value> Rewriter::rewriteAnchor(linalg::GenericOp qop, const Quant 
     if (!fp)
       return fail("a requantisation multiplier out of range"), std::nullopt;
     return IntBuilder{b, qop.getLoc()}.requantise(x->q, *fp, -1, -x->zp,
-                                                  IntBuilder::magnitude(x->q.getType()) + std::llabs(x->zp), q,
+                                                  IntBuilder::centredMagnitude(x->q.getType(), x->zp), q,
                                                   outElem);
   }
   auto g = dyn_cast_or_null<linalg::GenericOp>(def);
