@@ -247,13 +247,21 @@ struct WindowBuilder : ComputeBody {
     directives::setPartition(window.getDefiningOp(),
                              directives::PartitionAttr::get(b.getContext(), {1, 2}, {}));
     // Start from the pad value: the shifts then never copy an indeterminate
-    // value (undefined behaviour in C++), at a cost of one pass over the
-    // buffers before the first pixel.
+    // value (undefined behaviour in C++). The channels are written at once,
+    // as shiftIn writes them (so the partitioning serves both): one cycle
+    // per pixel slot, not per element, which for 64 channels would cost
+    // more than the whole image.
     for (Value buffer : {lines, window}) {
       if (!buffer)
         continue;
-      e.nest(cast<MemRefType>(buffer.getType()).getShape(), [&](ArrayRef<Value> bivs) {
-        memref::StoreOp::create(b, loc, e.constant(padValue), buffer, bivs);
+      ArrayRef<int64_t> shape = cast<MemRefType>(buffer.getType()).getShape();
+      e.nest(shape.drop_back(), [&](ArrayRef<Value> slot) {
+        scf::ForOp chLoop = e.loop(shape.back(), [&](Value ch) {
+          SmallVector<Value> at(slot);
+          at.push_back(ch);
+          memref::StoreOp::create(b, loc, e.constant(padValue), buffer, at);
+        });
+        e.unrollFull(chLoop);
       });
     }
   }
