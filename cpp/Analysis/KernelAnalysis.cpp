@@ -57,7 +57,14 @@ static bool collectTerms(AffineExpr expr, SmallVectorImpl<Term> &terms) {
 FailureOr<KernelInfo> analyzeKernel(linalg::GenericOp op) {
   KernelInfo info;
   SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
-  auto isParallel = [&](unsigned d) { return iters[d] == utils::IteratorType::parallel; };
+  llvm::SmallDenseSet<unsigned> taps;
+  if (auto attr = op->getAttrOfType<DenseI64ArrayAttr>(kWindowTaps))
+    for (int64_t d : attr.asArrayRef())
+      taps.insert(static_cast<unsigned>(d));
+  // A gather's tap dims slide like reductions; they are parallel otherwise.
+  auto isParallel = [&](unsigned d) {
+    return iters[d] == utils::IteratorType::parallel && !taps.contains(d);
+  };
 
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   for (int64_t r : ranges)
@@ -69,14 +76,17 @@ FailureOr<KernelInfo> analyzeKernel(linalg::GenericOp op) {
     info.payloadOps.push_back(inner.getName().getStringRef());
 
   bool anyReduction = llvm::any_of(iters, [](auto t) { return t == utils::IteratorType::reduction; });
+  bool slides = anyReduction || !taps.empty();
 
   // Algorithms 1 and 2 walk the same input map results.
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
     for (auto [pos, expr] : llvm::enumerate(map.getResults())) {
       if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-        (isParallel(dim.getPosition()) ? info.parallel : info.reduction)
-            .insert(dim.getPosition());
+        if (iters[dim.getPosition()] == utils::IteratorType::parallel)
+          info.parallel.insert(dim.getPosition());
+        else
+          info.reduction.insert(dim.getPosition());
         continue;
       }
       // A constant index (e.g. a size-1 axis read at 0) names no loop
@@ -89,7 +99,7 @@ FailureOr<KernelInfo> analyzeKernel(linalg::GenericOp op) {
       // inputs share, e.g. two images read through the same window, counts once.
       info.original.insert(expr);
       SmallVector<Term> terms;
-      if (!anyReduction || !collectTerms(expr, terms) || terms.size() != 2)
+      if (!slides || !collectTerms(expr, terms) || terms.size() != 2)
         continue;
       Term a = terms[0], b = terms[1];
       if (isParallel(a.dim) == isParallel(b.dim))
@@ -108,14 +118,14 @@ FailureOr<KernelInfo> analyzeKernel(linalg::GenericOp op) {
           info.window.insert(dim.getPosition());
   }
 
-  if (!anyReduction)
-    info.kind = KernelClass::PureParallel;
-  else if (!info.windows.empty()) {
+  if (!info.windows.empty()) {
     info.kind = KernelClass::SlidingWindow;
     info.stride = info.windows.front().stride;
     info.dilation = info.windows.front().dilation;
-  } else
+  } else if (anyReduction)
     info.kind = KernelClass::RegularReduction;
+  else
+    info.kind = KernelClass::PureParallel;
   return info;
 }
 

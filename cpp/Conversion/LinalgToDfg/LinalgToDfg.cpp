@@ -137,6 +137,38 @@ LogicalResult GraphBuilder::run() {
     }
   }
 
+  // A contraction over gathered windows streams its output pixel-major, as
+  // the window it replaces would: its operands read per output element (the
+  // bias) come in that order too, not through a reorder.
+  for (auto op : func.getBody().front().getOps<linalg::GenericOp>())
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      auto gather = in->get().getDefiningOp<linalg::GenericOp>();
+      if (!gather || !gather->hasAttr(kWindowTaps))
+        continue;
+      SmallVector<unsigned> pixels = gatheredPixelDims(gather);
+      AffineMap lead = op.getMatchingIndexingMap(in);
+      for (OpOperand &use : op->getOpOperands()) {
+        AffineMap m = op.getMatchingIndexingMap(&use);
+        bool perPixel = llvm::any_of(pixels, [&](unsigned p) {
+          return llvm::is_contained(m.getResults(), lead.getResult(p));
+        });
+        if (&use == in || !perPixel || !isa<RankedTensorType>(use.get().getType()))
+          continue;
+        Order order;
+        for (AffineExpr e : lead.getResults())
+          for (auto [pos, r] : llvm::enumerate(m.getResults()))
+            if (r == e && !llvm::is_contained(order, pos))
+              order.push_back(pos);
+        for (unsigned pos = 0; pos < m.getNumResults(); ++pos)
+          if (!llvm::is_contained(order, pos))
+            order.push_back(pos);
+        if (use.getOperandNumber() >= op.getNumDpsInputs())
+          required.try_emplace(op->getResult(0), order);
+        if (order != identityOrder(order.size()))
+          required.try_emplace(use.get(), order);
+      }
+    }
+
   // A required order reaches through reshapes that only add or drop unit
   // dimensions, so the producer streams in it directly.
   SmallVector<std::pair<Value, Order>> pending(required.begin(), required.end());
@@ -214,7 +246,7 @@ struct ConvertLinalgToDfg : ming::impl::ConvertLinalgToDfgBase<ConvertLinalgToDf
   void runOnOperation() override {
     ModuleOp module = getOperation();
     FailureOr<func::FuncOp> func = theFunction(module, top);
-    if (failed(func) || failed(normalise(*func))) {
+    if (failed(func) || failed(normalise(*func, gatherWindows))) {
       signalPassFailure();
       return;
     }

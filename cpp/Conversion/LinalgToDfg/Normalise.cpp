@@ -227,7 +227,7 @@ FailureOr<func::FuncOp> theFunction(ModuleOp module, StringRef top) {
   return found;
 }
 
-LogicalResult normalise(func::FuncOp func) {
+LogicalResult normalise(func::FuncOp func, bool gatherWindows) {
   // Results nobody reads (the arg-max index of a max reduction that lowers
   // Softmax) would be streams without a reader: drop them first.
   IRRewriter rewriter(func.getContext());
@@ -375,6 +375,8 @@ LogicalResult normalise(func::FuncOp func) {
   wholeMapWindowsToReductions(func);
   if (failed(liftOneDimWindows(func)))
     return failure();
+  if (gatherWindows)
+    gatherConvolutionWindows(func);
   // Dead layers would leave streams nobody reads.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(func.getBody().front())))
     if (isOpTriviallyDead(&op))

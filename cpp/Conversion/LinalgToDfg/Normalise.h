@@ -1,6 +1,7 @@
 // What convert-linalg-to-dfg does to the linalg function before it builds the
 // graph: choose and check the function, then rewrite it so the graph builder
-// meets fewer shapes of the same thing (Normalise.cpp, LiftWindows.cpp). The
+// meets fewer shapes of the same thing (Normalise.cpp, LiftWindows.cpp,
+// GatherWindows.cpp). The
 // readers of constants are shared with the graph builder.
 #ifndef MING_CONVERSION_LINALGTODFG_NORMALISE_H
 #define MING_CONVERSION_LINALGTODFG_NORMALISE_H
@@ -15,11 +16,20 @@ namespace ming::lowering {
 /// diagnostic; the other functions are dropped.
 mlir::FailureOr<mlir::func::FuncOp> theFunction(mlir::ModuleOp module, llvm::StringRef top);
 
-/// Checks every op of the body and generalises named linalg ops.
-mlir::LogicalResult normalise(mlir::func::FuncOp func);
+/// Checks every op of the body and generalises named linalg ops; with
+/// `gatherWindows`, convolutions are split (gatherConvolutionWindows).
+mlir::LogicalResult normalise(mlir::func::FuncOp func, bool gatherWindows);
 
 /// 1-D sliding windows become 2-D windows over a unit axis (LiftWindows.cpp).
 mlir::LogicalResult liftOneDimWindows(mlir::func::FuncOp func);
+
+/// Convolutions become a gather of their windows (a generic marked with
+/// kWindowTaps) and a contraction over it (GatherWindows.cpp).
+void gatherConvolutionWindows(mlir::func::FuncOp func);
+
+/// The dims of a gather's result (a generic marked with kWindowTaps) that
+/// index the window positions: rows, then columns.
+llvm::SmallVector<unsigned> gatheredPixelDims(mlir::linalg::GenericOp gather);
 
 /// Whether the payload of `op` computes on integers only (its unused block
 /// arguments aside: a pool's window-shape operand may be f32).

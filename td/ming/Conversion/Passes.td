@@ -19,6 +19,11 @@ def ConvertLinalgToDfg : Pass<"convert-linalg-to-dfg", "mlir::ModuleOp"> {
       width and a K_eff x K_eff window register, where K_eff = d * (K - 1) + 1;
       stride, dilation and the padding of a folded `tensor.pad` are honoured
       by iterating over the virtually padded image;
+    * with `gather-windows`, a convolution (a window that several output
+      channels read; not a depthwise convolution or a pool) is split:
+      a window process with the line buffer pushes each complete window, and
+      a regular reduction contracts the windows with the weights, so the MACs
+      run only at the positions that produce outputs;
     * regular reduction and pure parallel: the loop nest of the output with
       the reduction innermost; a streamed operand that is reused across an
       outer loop it does not depend on is buffered (a row buffer for a
@@ -36,7 +41,10 @@ def ConvertLinalgToDfg : Pass<"convert-linalg-to-dfg", "mlir::ModuleOp"> {
   let options = [
     Option<"top", "top", "std::string", /*default=*/"\"\"",
            "The function to compile when the module defines several (the others "
-           "are dropped); by default the module's only function">
+           "are dropped); by default the module's only function">,
+    Option<"gatherWindows", "gather-windows", "bool", /*default=*/"false",
+           "Split a convolution (a window reused across output channels) into a "
+           "process that gathers its windows and a contraction over them">
   ];
   let dependentDialects = ["ming::dfg::DfgDialect", "mlir::scf::SCFDialect",
                            "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];

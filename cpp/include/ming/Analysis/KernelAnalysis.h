@@ -42,6 +42,14 @@ struct KernelInfo {
   llvm::SmallVector<llvm::StringRef> payloadOps;
 };
 
+/// Loop dims of an all-parallel generic that walk a window's taps (a dense
+/// integer array attribute on the generic): such a generic gathers the
+/// windows of a convolution (convert-linalg-to-dfg splits a convolution into
+/// that gather and a contraction over its output), and is analysed as a
+/// sliding window whose tap dims play the reduction dims' part. Only
+/// convert-linalg-to-dfg sets it, on generics it creates and lowers itself.
+inline constexpr llvm::StringLiteral kWindowTaps = "ming.window_taps";
+
 /// Analyses `op`. Fails (without diagnostics) only when the loop ranges are
 /// not static.
 mlir::FailureOr<KernelInfo> analyzeKernel(mlir::linalg::GenericOp op);

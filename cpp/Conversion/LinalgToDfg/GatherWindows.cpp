@@ -1,0 +1,204 @@
+// Convolutions become a window gather and a contraction. A sliding-window
+// process that computes every output channel at each pixel holds its MACs
+// for the whole pixel pipeline: its initiation interval is set by the
+// outputs of one position, and is paid at every padded pixel, also those
+// that complete no window (the padding border, and three of four pixels at
+// stride 2). Split, a gather process walks the pixels at one cycle each and
+// pushes each complete window (its taps by rows, columns, channels), and
+// the contraction over those windows is a plain matmul-like nest whose
+// pipeline runs over output positions and channels only. The split applies
+// where the window is reused across output channels (a convolution, not a
+// depthwise convolution or a pool, whose MACs per pixel are few) and is more
+// than one tap or strided. It is an option (gather-windows), off by
+// default: the contraction nest pulls the next window inside its channel
+// loop, which int8 packing cannot pair yet, so on int8 networks the
+// packed single window process still wins.
+#include "Normalise.h"
+
+#include "ming/Analysis/KernelAnalysis.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+
+namespace ming::lowering {
+
+namespace {
+
+/// Gathered windows larger than this stay in the window process: the
+/// contraction double-buffers one window, completely partitioned when its
+/// reduction is unrolled.
+constexpr int64_t kMaxGatheredWindow = 4096;
+
+struct Geometry {
+  unsigned operand = 0;
+  WindowAccess access[2];
+  std::optional<unsigned> batch;    // input dim of the batch
+  SmallVector<unsigned> channels;   // the other input dims, in order
+};
+
+std::optional<Geometry> gatherable(linalg::GenericOp op, const KernelInfo &info) {
+  if (info.kind != KernelClass::SlidingWindow || info.windows.size() != 2 ||
+      info.windows[0].operand != info.windows[1].operand ||
+      info.windows[0].result == info.windows[1].result || op.getNumDpsInits() != 1 ||
+      op->hasAttr(kWindowTaps))
+    return std::nullopt;
+  Geometry g;
+  g.operand = info.windows[0].operand;
+  g.access[0] = info.windows[0];
+  g.access[1] = info.windows[1];
+  if (g.access[0].result > g.access[1].result)
+    std::swap(g.access[0], g.access[1]);
+  AffineMap map = op.getIndexingMapsArray()[g.operand];
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  llvm::SmallDenseSet<unsigned> read;
+  for (unsigned d = 0; d < map.getNumResults(); ++d) {
+    if (d == g.access[0].result || d == g.access[1].result)
+      continue;
+    auto dim = dyn_cast<AffineDimExpr>(map.getResult(d));
+    if (!dim)
+      return std::nullopt;
+    read.insert(dim.getPosition());
+    if (d == 0 && iters[dim.getPosition()] == utils::IteratorType::parallel)
+      g.batch = d;
+    else
+      g.channels.push_back(d);
+  }
+  // Reuse: an output loop the window does not depend on (output channels).
+  const SmallVector<int64_t> &trips = info.tripCounts;
+  bool reused = false;
+  for (auto [d, it] : llvm::enumerate(iters))
+    if (it == utils::IteratorType::parallel && trips[d] > 1 && !read.contains(d) &&
+        d != g.access[0].parallelDim && d != g.access[1].parallelDim)
+      reused = true;
+  int64_t taps = trips[g.access[0].reductionDim] * trips[g.access[1].reductionDim];
+  bool strided = g.access[0].stride > 1 || g.access[1].stride > 1;
+  auto type = cast<RankedTensorType>(op.getDpsInputOperand(g.operand)->get().getType());
+  int64_t windowSize = taps;
+  for (unsigned d : g.channels)
+    windowSize *= type.getDimSize(d);
+  if (!reused || (taps == 1 && !strided) || windowSize > kMaxGatheredWindow)
+    return std::nullopt;
+  return g;
+}
+
+/// Splits `op` into the gather of its windows and the contraction over them.
+void gather(linalg::GenericOp op, const KernelInfo &info, const Geometry &g) {
+  MLIRContext *ctx = op.getContext();
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value x = op.getDpsInputOperand(g.operand)->get();
+  auto xType = cast<RankedTensorType>(x.getType());
+  AffineMap map = op.getIndexingMapsArray()[g.operand];
+  const SmallVector<int64_t> &trips = info.tripCounts;
+
+  // The gathered tensor: [batch,] rows, columns, then the taps and channels
+  // in the order of the conv's loops over them, which is the order its
+  // reduction walks them (so a float sum keeps its order, and the stream
+  // needs no reordering). The conv reads it through those loops.
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> convReads;
+  auto dimOf = [&](unsigned loop) { return getAffineDimExpr(loop, ctx); };
+  if (g.batch) {
+    shape.push_back(xType.getDimSize(*g.batch));
+    convReads.push_back(map.getResult(*g.batch));
+  }
+  unsigned pixel = shape.size();
+  for (const WindowAccess &a : g.access) {
+    shape.push_back(trips[a.parallelDim]);
+    convReads.push_back(dimOf(a.parallelDim));
+  }
+  // (conv loop, tap axis 0/1 or -1 for a channel, input dim of a channel)
+  struct Inner {
+    unsigned loop;
+    int tap;
+    unsigned inputDim;
+  };
+  SmallVector<Inner> inner;
+  for (int a = 0; a < 2; ++a)
+    inner.push_back({g.access[a].reductionDim, a, 0});
+  for (unsigned d : g.channels)
+    inner.push_back({cast<AffineDimExpr>(map.getResult(d)).getPosition(), -1, d});
+  llvm::stable_sort(inner, [](const Inner &l, const Inner &r) { return l.loop < r.loop; });
+
+  // The gather reads the input at s * p + dilation * t along the sliding
+  // axes, and at its own dims elsewhere.
+  SmallVector<AffineExpr> gatherReads(xType.getRank());
+  if (g.batch)
+    gatherReads[*g.batch] = dimOf(0);
+  SmallVector<int64_t> tapDims(2);
+  for (const Inner &in : inner) {
+    unsigned gd = shape.size();
+    if (in.tap >= 0) {
+      shape.push_back(trips[in.loop]);
+      tapDims[in.tap] = gd;
+    } else {
+      shape.push_back(xType.getDimSize(in.inputDim));
+      gatherReads[in.inputDim] = dimOf(gd);
+    }
+    convReads.push_back(dimOf(in.loop));
+  }
+  for (int a = 0; a < 2; ++a)
+    gatherReads[g.access[a].result] = dimOf(pixel + a) * g.access[a].stride +
+                                      dimOf(tapDims[a]) * g.access[a].dilation;
+  unsigned rank = shape.size();
+  auto gType = RankedTensorType::get(shape, xType.getElementType());
+  Value empty = tensor::EmptyOp::create(b, loc, shape, xType.getElementType());
+  SmallVector<AffineMap> gatherMaps = {AffineMap::get(rank, 0, gatherReads, ctx),
+                                       b.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  auto gatherOp = linalg::GenericOp::create(
+      b, loc, TypeRange{gType}, ValueRange{x}, ValueRange{empty}, gatherMaps, iters,
+      [](OpBuilder &nb, Location l, ValueRange args) { linalg::YieldOp::create(nb, l, args[0]); });
+  gatherOp->setAttr(kWindowTaps, b.getDenseI64ArrayAttr(tapDims));
+
+  SmallVector<Attribute> maps(op.getIndexingMaps().begin(), op.getIndexingMaps().end());
+  ArrayAttr before = op.getIndexingMaps();
+  maps[g.operand] = AffineMapAttr::get(AffineMap::get(op.getNumLoops(), 0, convReads, ctx));
+  op.setIndexingMapsAttr(ArrayAttr::get(ctx, maps));
+  op->setOperand(g.operand, gatherOp.getResult(0));
+  FailureOr<KernelInfo> after = analyzeKernel(op);
+  if (failed(op.verify()) || failed(after) || after->kind != KernelClass::RegularReduction) {
+    // Not expected; the window process computes it as before.
+    op.setIndexingMapsAttr(before);
+    op->setOperand(g.operand, x);
+    gatherOp.erase();
+    empty.getDefiningOp()->erase();
+  }
+}
+
+} // namespace
+
+SmallVector<unsigned> gatheredPixelDims(linalg::GenericOp gather) {
+  // The gather reads its input at s * pixel + dilation * tap along the
+  // sliding axes: the pixel is the term that is not a tap.
+  SmallVector<unsigned> pixels;
+  auto taps = gather->getAttrOfType<DenseI64ArrayAttr>(kWindowTaps);
+  if (!taps)
+    return pixels;
+  for (AffineExpr e : gather.getIndexingMapsArray().front().getResults()) {
+    if (isa<AffineDimExpr, AffineConstantExpr>(e))
+      continue;
+    e.walk([&](AffineExpr sub) {
+      if (auto d = dyn_cast<AffineDimExpr>(sub))
+        if (!llvm::is_contained(taps.asArrayRef(), d.getPosition()))
+          pixels.push_back(d.getPosition());
+    });
+  }
+  return pixels;
+}
+
+void gatherConvolutionWindows(func::FuncOp func) {
+  std::vector<std::pair<linalg::GenericOp, std::pair<KernelInfo, Geometry>>> found;
+  func.walk([&](linalg::GenericOp op) {
+    FailureOr<KernelInfo> info = analyzeKernel(op);
+    if (failed(info))
+      return;
+    if (std::optional<Geometry> g = gatherable(op, *info))
+      found.push_back({op, {*info, *g}});
+  });
+  for (auto &[op, what] : found)
+    gather(op, what.first, what.second);
+}
+
+} // namespace ming::lowering
