@@ -46,6 +46,9 @@ Value extendedI8(Value v) {
 /// that is the same in both is computed once.
 struct Lockstep {
   OpBuilder &b;
+  /// The loop being packed: its body's loads are checked against the
+  /// stores of an effect unit.
+  scf::ForOp packing;
   IRMapping a, bm;
   unsigned packed = 0, pushes = 0;
   llvm::DenseSet<Value> pulled;
@@ -128,6 +131,87 @@ struct Lockstep {
     return failure();
   }
 
+  static bool hasEffects(Operation *op) {
+    return op
+        ->walk([](Operation *inner) {
+          return isa<dfg::PullOp, dfg::PushOp, memref::StoreOp>(inner) ? WalkResult::interrupt()
+                                                                       : WalkResult::advance();
+        })
+        .wasInterrupted();
+  }
+
+  /// A loop or branch that pulls and stores (the next input row of a
+  /// matmul-like nest, filled while this one is computed): copy A's, then
+  /// copy B's, where it stood. That order is the sequential one for what it
+  /// does itself; the rest of the pair moves across it, which is sound when
+  /// its ports are pulled nowhere else, no push precedes it, and every load
+  /// of what it stores reads elsewhere (another half of a double buffer:
+  /// `x mod k` against `(x + c) mod k`).
+  LogicalResult effectUnit(Operation *op, bool top) {
+    if (!top || op->getNumResults() || pushes)
+      return fail(op, "a nested pull or store the two iterations cannot share the order of");
+    SmallVector<Value> ports;
+    bool ok = true;
+    op->walk([&](Operation *inner) {
+      if (auto pull = dyn_cast<dfg::PullOp>(inner)) {
+        ok &= !pull.getLane() && !pulled.contains(pull.getPort());
+        ports.push_back(pull.getPort());
+      } else if (auto store = dyn_cast<memref::StoreOp>(inner)) {
+        ok &= onlyStoredIn(store, op);
+      } else {
+        ok &= !isa<dfg::PushOp, memref::AllocaOp>(inner);
+      }
+    });
+    if (!ok)
+      return fail(op, "a nested pull or store the two iterations cannot share the order of");
+    pulled.insert(ports.begin(), ports.end());
+    b.clone(*op, a);
+    b.clone(*op, bm);
+    return success();
+  }
+
+  /// Whether `store`'s memref is stored only inside `unit` within the packed
+  /// loop, and every load of it there provably reads another element.
+  bool onlyStoredIn(memref::StoreOp store, Operation *unit) {
+    Value memory = store.getMemRef();
+    bool ok = true;
+    packing.getBody()->walk([&](Operation *other) {
+      if (auto st = dyn_cast<memref::StoreOp>(other))
+        ok &= st.getMemRef() != memory || unit->isAncestor(st);
+      if (auto load = dyn_cast<memref::LoadOp>(other))
+        if (load.getMemRef() == memory)
+          ok &= llvm::any_of(llvm::zip(store.getIndices(), load.getIndices()), [](auto pair) {
+            return differentResidues(std::get<0>(pair), std::get<1>(pair));
+          });
+    });
+    return ok;
+  }
+
+  /// Whether `u` and `v` always differ: `x mod k` and `(x + c) mod k` with
+  /// c not a multiple of k (the two halves of a double buffer).
+  static bool differentResidues(Value u, Value v) {
+    struct Residue {
+      Value x;
+      int64_t k = 0, c = 0;
+    };
+    auto residue = [](Value w) -> std::optional<Residue> {
+      auto rem = w.getDefiningOp<arith::RemUIOp>();
+      std::optional<int64_t> k = rem ? getConstantIntValue(rem.getRhs()) : std::nullopt;
+      if (!k || *k <= 0)
+        return std::nullopt;
+      Residue r{rem.getLhs(), *k, 0};
+      if (auto add = r.x.getDefiningOp<arith::AddIOp>()) {
+        if (std::optional<int64_t> c = getConstantIntValue(add.getRhs()))
+          r = {add.getLhs(), *k, *c};
+        else if (std::optional<int64_t> c = getConstantIntValue(add.getLhs()))
+          r = {add.getRhs(), *k, *c};
+      }
+      return r;
+    };
+    std::optional<Residue> ru = residue(u), rv = residue(v);
+    return ru && rv && ru->x == rv->x && ru->k == rv->k && (ru->c - rv->c) % ru->k != 0;
+  }
+
   /// A nested loop: one loop carrying both copies' values when it varies.
   LogicalResult loop(scf::ForOp loop) {
     if (!varies(loop)) {
@@ -181,6 +265,11 @@ struct Lockstep {
   /// the packed loop's own body, where pulls and pushes may stand.
   LogicalResult block(Block &src, bool top) {
     for (Operation &op : src.without_terminator()) {
+      if (isa<scf::ForOp, scf::IfOp>(op) && hasEffects(&op)) {
+        if (failed(effectUnit(&op, top)))
+          return failure();
+        continue;
+      }
       if (auto inner = dyn_cast<scf::ForOp>(op)) {
         if (failed(loop(inner)))
           return failure();
@@ -225,16 +314,16 @@ struct Lockstep {
 };
 
 /// Cheap refusals before any IR is built: no multiply, or effects the
-/// lockstep copy cannot order (pulls other than directly in the body).
+/// lockstep copy cannot order (allocations; stores directly in the body).
 bool worthTrying(scf::ForOp loop, std::string *why) {
   bool multiplies = false, effects = false;
   loop.getBody()->walk([&](Operation *op) {
     multiplies |= isa<arith::MulIOp>(op);
-    effects |= isa<memref::StoreOp, memref::AllocaOp>(op) ||
-               (isa<dfg::PullOp>(op) && op->getBlock() != loop.getBody());
+    effects |= isa<memref::AllocaOp>(op) ||
+               (isa<memref::StoreOp>(op) && op->getBlock() == loop.getBody());
   });
   if (why)
-    *why = !multiplies ? "no integer multiply" : "it stores, allocates or pulls in a nested region";
+    *why = !multiplies ? "no integer multiply" : "it allocates or stores outside a nested region";
   return multiplies && !effects;
 }
 
@@ -268,7 +357,7 @@ unsigned packLoop(scf::ForOp loop, std::string *why, scf::ForOp *replacement) {
   if (directive.getUnroll() > 1)
     directives::setLoop(both, directive.with(directive.getIi(), std::max<int64_t>(1, directive.getUnroll() / 2)));
   b.setInsertionPoint(both.getBody()->getTerminator());
-  Lockstep ls{b, {}, {}};
+  Lockstep ls{b, loop, {}, {}};
   Value odd = arith::AddIOp::create(b, loc, both.getInductionVar(),
                                     arith::ConstantIndexOp::create(b, loc, *step));
   ls.a.map(loop.getInductionVar(), both.getInductionVar());

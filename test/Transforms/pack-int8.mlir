@@ -207,3 +207,96 @@ dfg.process @conv(%in: !dfg.in<i8>, %bias: !dfg.in<i32>, %out: !dfg.out<i32>) at
     %b = dfg.pull %bias : !dfg.in<i32>
   }
 }
+
+// -----
+
+// A matmul-like nest over gathered windows: while channel j computes from
+// half m % 2 of the double buffer, it pulls an element of the next window
+// into half (m + 1) % 2. The pair runs the fills of j and j + 1 in order
+// (the stream's order), then both channels from the other half: no load
+// reads what the fills store. A fill into the half being read is left alone
+// (no remark): moving the loads after the other copy's store would change
+// what they read.
+// CHECK-LABEL: dfg.process @gathered
+// CHECK:       scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c2
+// CHECK:         scf.if
+// CHECK:           dfg.pull %arg0
+// CHECK:           memref.store {{.*}} : memref<2x4xi8>
+// CHECK:         scf.if
+// CHECK:           dfg.pull %arg0
+// CHECK:           memref.store {{.*}} : memref<2x4xi8>
+// CHECK:         arith.muli {{.*}} : i36
+// CHECK-NOT:     arith.muli {{.*}} : i36
+// CHECK:         dfg.push
+// CHECK-NEXT:    dfg.push
+// CHECK-LABEL: dfg.process @same_half
+// CHECK-NOT:   step %c2
+memref.global "private" constant @wg : memref<4x4xi8> = dense<3>
+
+dfg.process @gathered(%in: !dfg.in<i8>, %out: !dfg.out<i32>) attributes {kind = #dfg.kind<regular_reduction>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0 : i32
+  %buf = memref.alloca() : memref<2x4xi8>
+  scf.for %k = %c0 to %c4 step %c1 {
+    %v = dfg.pull %in : !dfg.in<i8>
+    memref.store %v, %buf[%c0, %k] : memref<2x4xi8>
+  }
+  %g = memref.get_global @wg : memref<4x4xi8>
+  scf.for %m = %c0 to %c4 step %c1 {
+    // expected-remark @+1 {{int8 packing: 1 pair(s) of multiplies per iteration, one DSP each}}
+    scf.for %j = %c0 to %c4 step %c1 {
+      %slot = arith.remui %m, %c2 : index
+      %m1 = arith.addi %m, %c1 : index
+      %next = arith.remui %m1, %c2 : index
+      %more = arith.cmpi ult, %m, %c3 : index
+      scf.if %more {
+        %v = dfg.pull %in : !dfg.in<i8>
+        memref.store %v, %buf[%next, %j] : memref<2x4xi8>
+      }
+      %acc = scf.for %k = %c0 to %c4 step %c1 iter_args(%a = %zero) -> (i32) {
+        %x = memref.load %buf[%slot, %k] : memref<2x4xi8>
+        %w = memref.load %g[%j, %k] : memref<4x4xi8>
+        %xe = arith.extsi %x : i8 to i32
+        %we = arith.extsi %w : i8 to i32
+        %p = arith.muli %xe, %we : i32
+        %s = arith.addi %a, %p : i32
+        scf.yield %s : i32
+      }
+      dfg.push %acc, %out : !dfg.out<i32>
+    } {ming.loop = #ming.loop<ii = 1>}
+  }
+}
+
+dfg.process @same_half(%in: !dfg.in<i8>, %out: !dfg.out<i32>) attributes {kind = #dfg.kind<regular_reduction>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0 : i32
+  %buf = memref.alloca() : memref<2x4xi8>
+  %g = memref.get_global @wg : memref<4x4xi8>
+  scf.for %m = %c0 to %c4 step %c1 {
+    scf.for %j = %c0 to %c4 step %c1 {
+      %slot = arith.remui %m, %c2 : index
+      %true = arith.constant true
+      scf.if %true {
+        %v = dfg.pull %in : !dfg.in<i8>
+        memref.store %v, %buf[%slot, %j] : memref<2x4xi8>
+      }
+      %acc = scf.for %k = %c0 to %c4 step %c1 iter_args(%a = %zero) -> (i32) {
+        %x = memref.load %buf[%slot, %k] : memref<2x4xi8>
+        %w = memref.load %g[%j, %k] : memref<4x4xi8>
+        %xe = arith.extsi %x : i8 to i32
+        %we = arith.extsi %w : i8 to i32
+        %p = arith.muli %xe, %we : i32
+        %s = arith.addi %a, %p : i32
+        scf.yield %s : i32
+      }
+      dfg.push %acc, %out : !dfg.out<i32>
+    }
+  }
+}

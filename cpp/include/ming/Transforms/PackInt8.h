@@ -21,9 +21,11 @@
 namespace ming::pack {
 
 /// Packs `loop` if it can: constant bounds, an even trip count, no
-/// loop-carried values, no stores or allocations, pulls (each port once,
-/// before any push) and at most one push only directly in its body, and at
-/// least one pair of i8 x i8 multiplies sharing an operand.
+/// loop-carried values, no allocations, pulls (each port once, before any
+/// push) and at most one push only directly in its body, stores only inside
+/// a nested loop or branch of it that pulls nothing pulled elsewhere and
+/// stores where no load of the body reads (the other half of a double
+/// buffer), and at least one pair of i8 x i8 multiplies sharing an operand.
 /// On success `loop` is replaced (erased) and the number of packed pairs per
 /// iteration of the new loop is returned; otherwise 0, the IR unchanged, and
 /// `why` (when given) says why; `replacement` (when given) receives the new
