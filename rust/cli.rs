@@ -189,6 +189,11 @@ pub struct Cli {
     #[arg(long = "top", value_name = "FUNCTION")]
     pub top: Option<String>,
 
+    /// Keep every convolution one sliding-window process instead of a window
+    /// gather and a contraction (--hls, --dse, --simulate; convert-linalg-to-dfg's gather-windows).
+    #[arg(long = "no-gather-windows")]
+    pub no_gather_windows: bool,
+
     /// The shape of a model input with symbolic dimensions, e.g. input=1x3x32x32
     /// (ONNX and TFLite input; repeat for several inputs; default: batch 1).
     #[arg(long = "input-shape", value_name = "NAME=SHAPE")]
@@ -394,6 +399,7 @@ fn dispatch(args: Vec<String>) -> Result<(), CliError> {
         || cli.target_spec.is_some()
         || cli.no_fifo_minimize
         || cli.top.is_some()
+        || cli.no_gather_windows
         || dse_flag(&cli).is_some()
     {
         let request = hls_request(&cli, pass_flags)?;
@@ -417,6 +423,7 @@ fn flow_request(cli: &Cli, stop: crate::flow::Stop, dse: bool) -> Result<crate::
         input: cli.input.clone(),
         import: import_options(cli),
         top: top(cli)?,
+        gather_windows: !cli.no_gather_windows,
         target,
         dse: if dse { Some(settings) } else { None },
         minimize_fifos: !cli.no_fifo_minimize,
@@ -433,6 +440,8 @@ fn hls_request(cli: &Cli, pass_flags: bool) -> Result<crate::flow::Request, CliE
             "'--no-fifo-minimize' only applies with '--hls OUTDIR' or '--simulate'".into()
         } else if cli.top.is_some() {
             "'--top' only applies with '--hls OUTDIR', '--dse' or '--simulate' (else: --convert-linalg-to-dfg=top=NAME)".into()
+        } else if cli.no_gather_windows {
+            "'--no-gather-windows' only applies with '--hls OUTDIR', '--dse' or '--simulate' (else: --convert-linalg-to-dfg=gather-windows=0)".into()
         } else {
             "'--board', '--dsp', '--bram', '--uram' and '--clock-mhz' only apply with '--hls OUTDIR' or '--dse'".into()
         };

@@ -43,6 +43,8 @@ pub struct Request {
     pub import: frontend::ImportOptions,
     /// The function to compile (--top); None: the module's only one.
     pub top: Option<String>,
+    /// Split convolutions into a window gather and a contraction (convert-linalg-to-dfg).
+    pub gather_windows: bool,
     pub target: Target,
     /// How the DSE runs; None: `--no-dse` (the directives of the input stay).
     pub dse: Option<dse::Settings>,
@@ -167,7 +169,7 @@ fn flow_from(request: &Request, imported: &Imported) -> Result<(), FlowError> {
     let mut module = parse_imported(&context, imported)?;
 
     if pipeline::level(&module) == Level::Linalg {
-        pipeline::run(&context, &mut module, &pipeline::linalg_to_dfg(request.top.as_deref()))?;
+        pipeline::run(&context, &mut module, &pipeline::linalg_to_dfg(request.top.as_deref(), request.gather_windows))?;
         if pipeline::level(&module) == Level::Linalg {
             return Err(FlowError::Stage("convert-linalg-to-dfg left no dfg.graph in the module".into()));
         }

@@ -16,12 +16,20 @@ use std::fmt;
 pub const LINALG_TO_DFG: &str =
     "builtin.module(func.func(linalg-generalize-named-ops,ming-fold-constants),convert-linalg-to-dfg,canonicalize,cse)";
 
-/// Stage A for the function `top` (--top), or the module's only one.
-pub fn linalg_to_dfg(top: Option<&str>) -> String {
-    match top {
-        Some(name) => LINALG_TO_DFG.replace("convert-linalg-to-dfg,", &format!("convert-linalg-to-dfg{{top={name}}},")),
-        None => LINALG_TO_DFG.to_string(),
+/// Stage A for the function `top` (--top), or the module's only one; with
+/// `gather_windows` false, convolutions stay whole windows.
+pub fn linalg_to_dfg(top: Option<&str>, gather_windows: bool) -> String {
+    let mut options = Vec::new();
+    if let Some(name) = top {
+        options.push(format!("top={name}"));
     }
+    if !gather_windows {
+        options.push("gather-windows=false".to_string());
+    }
+    if options.is_empty() {
+        return LINALG_TO_DFG.to_string();
+    }
+    LINALG_TO_DFG.replace("convert-linalg-to-dfg,", &format!("convert-linalg-to-dfg{{{}}},", options.join(" ")))
 }
 
 /// Whether `name` can go into a pass option unquoted: what --top accepts.
@@ -115,11 +123,13 @@ mod tests {
     #[test]
     fn pipelines_parse() {
         let context = crate::mlir::context();
-        for p in [LINALG_TO_DFG.to_string(), dfg_to_emithls(128), linalg_to_dfg(Some("my-net.v2"))] {
+        for p in [LINALG_TO_DFG.to_string(), dfg_to_emithls(128), linalg_to_dfg(Some("my-net.v2"), true), linalg_to_dfg(Some("n"), false)] {
             let pm = PassManager::new(&context);
             assert!(parse_pass_pipeline(pm.as_operation_pass_manager(), &p).is_ok(), "{p}");
         }
-        assert!(linalg_to_dfg(Some("net")).contains("convert-linalg-to-dfg{top=net},"));
+        assert!(linalg_to_dfg(Some("net"), true).contains("convert-linalg-to-dfg{top=net},"));
+        assert!(linalg_to_dfg(Some("net"), false).contains("convert-linalg-to-dfg{top=net gather-windows=false},"));
+        assert!(linalg_to_dfg(None, false).contains("convert-linalg-to-dfg{gather-windows=false},"));
     }
 
     #[test]

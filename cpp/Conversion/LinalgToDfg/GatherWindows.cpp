@@ -9,10 +9,7 @@
 // pipeline runs over output positions and channels only. The split applies
 // where the window is reused across output channels (a convolution, not a
 // depthwise convolution or a pool, whose MACs per pixel are few) and is more
-// than one tap or strided. It is an option (gather-windows), off by
-// default: the contraction nest pulls the next window inside its channel
-// loop, which int8 packing cannot pair yet, so on int8 networks the
-// packed single window process still wins.
+// than one tap or strided (option gather-windows, on by default).
 #include "Normalise.h"
 
 #include "ming/Analysis/KernelAnalysis.h"
@@ -66,18 +63,23 @@ std::optional<Geometry> gatherable(linalg::GenericOp op, const KernelInfo &info)
   }
   // Reuse: an output loop the window does not depend on (output channels).
   const SmallVector<int64_t> &trips = info.tripCounts;
-  bool reused = false;
+  int64_t reuse = 0;
   for (auto [d, it] : llvm::enumerate(iters))
     if (it == utils::IteratorType::parallel && trips[d] > 1 && !read.contains(d) &&
         d != g.access[0].parallelDim && d != g.access[1].parallelDim)
-      reused = true;
+      reuse = reuse ? -1 : trips[d];
   int64_t taps = trips[g.access[0].reductionDim] * trips[g.access[1].reductionDim];
   bool strided = g.access[0].stride > 1 || g.access[1].stride > 1;
   auto type = cast<RankedTensorType>(op.getDpsInputOperand(g.operand)->get().getType());
   int64_t windowSize = taps;
   for (unsigned d : g.channels)
     windowSize *= type.getDimSize(d);
-  if (!reused || (taps == 1 && !strided) || windowSize > kMaxGatheredWindow)
+  // The contraction pulls the next window while it computes this one, the
+  // same number of elements at each output channel: only a whole number per
+  // channel keeps those pulls unconditional, which lets the DSE widen the
+  // stream (else one element a beat, slower than the window process).
+  if (reuse <= 0 || windowSize % reuse || (taps == 1 && !strided) ||
+      windowSize > kMaxGatheredWindow)
     return std::nullopt;
   return g;
 }

@@ -19,8 +19,9 @@ def ConvertLinalgToDfg : Pass<"convert-linalg-to-dfg", "mlir::ModuleOp"> {
       width and a K_eff x K_eff window register, where K_eff = d * (K - 1) + 1;
       stride, dilation and the padding of a folded `tensor.pad` are honoured
       by iterating over the virtually padded image;
-    * with `gather-windows`, a convolution (a window that several output
-      channels read; not a depthwise convolution or a pool) is split:
+    * a convolution (a window that several output channels read; not a
+      depthwise convolution or a pool) whose window size is a multiple of its
+      output channels is split, unless `gather-windows=false`:
       a window process with the line buffer pushes each complete window, and
       a regular reduction contracts the windows with the weights, so the MACs
       run only at the positions that produce outputs;
@@ -42,7 +43,7 @@ def ConvertLinalgToDfg : Pass<"convert-linalg-to-dfg", "mlir::ModuleOp"> {
     Option<"top", "top", "std::string", /*default=*/"\"\"",
            "The function to compile when the module defines several (the others "
            "are dropped); by default the module's only function">,
-    Option<"gatherWindows", "gather-windows", "bool", /*default=*/"false",
+    Option<"gatherWindows", "gather-windows", "bool", /*default=*/"true",
            "Split a convolution (a window reused across output channels) into a "
            "process that gathers its windows and a contraction over them">
   ];
