@@ -154,14 +154,7 @@ LogicalResult GraphBuilder::run() {
         });
         if (&use == in || !perPixel || !isa<RankedTensorType>(use.get().getType()))
           continue;
-        Order order;
-        for (AffineExpr e : lead.getResults())
-          for (auto [pos, r] : llvm::enumerate(m.getResults()))
-            if (r == e && !llvm::is_contained(order, pos))
-              order.push_back(pos);
-        for (unsigned pos = 0; pos < m.getNumResults(); ++pos)
-          if (!llvm::is_contained(order, pos))
-            order.push_back(pos);
+        Order order = followOrder(lead, identityOrder(lead.getNumResults()), m);
         if (use.getOperandNumber() >= op.getNumDpsInputs())
           required.try_emplace(op->getResult(0), order);
         if (order != identityOrder(order.size()))

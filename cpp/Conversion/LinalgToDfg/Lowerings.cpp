@@ -25,20 +25,7 @@ namespace {
 /// The order a loop nest's output takes from an already streamed input, so
 /// that elementwise layers between convolutions keep the pixel-major order.
 Order inheritedOrder(linalg::GenericOp op, AffineMap inMap, const Order &inOrder) {
-  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  Order order;
-  for (unsigned d : inOrder) {
-    auto dim = dyn_cast<AffineDimExpr>(inMap.getResult(d));
-    if (!dim)
-      continue;
-    for (auto [pos, e] : llvm::enumerate(outMap.getResults()))
-      if (e == dim && !llvm::is_contained(order, pos))
-        order.push_back(pos);
-  }
-  for (unsigned d = 0; d < outMap.getNumResults(); ++d)
-    if (!llvm::is_contained(order, d))
-      order.push_back(d);
-  return order;
+  return followOrder(inMap, inOrder, op.getMatchingIndexingMap(op.getDpsInitOperand(0)));
 }
 
 /// Whether `op` accumulates its one streamed input `in` in the order it

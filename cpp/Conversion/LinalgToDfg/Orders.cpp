@@ -92,6 +92,22 @@ std::optional<Order> coarsenOrder(const Order &fine, ArrayRef<int64_t> fineShape
   return coarse;
 }
 
+Order followOrder(AffineMap from, const Order &fromOrder, AffineMap to) {
+  Order order;
+  for (unsigned d : fromOrder) {
+    auto dim = dyn_cast<AffineDimExpr>(from.getResult(d));
+    if (!dim)
+      continue;
+    for (auto [pos, e] : llvm::enumerate(to.getResults()))
+      if (e == dim && !llvm::is_contained(order, pos))
+        order.push_back(pos);
+  }
+  for (unsigned d = 0; d < to.getNumResults(); ++d)
+    if (!llvm::is_contained(order, d))
+      order.push_back(d);
+  return order;
+}
+
 Order groupedOrder(const Order &fine, ArrayRef<ReassociationIndices> groups) {
   SmallVector<unsigned> groupOf(fine.size());
   for (auto [j, g] : llvm::enumerate(groups))

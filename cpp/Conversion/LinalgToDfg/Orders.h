@@ -15,6 +15,12 @@
 
 namespace ming::lowering {
 
+/// The order of a tensor read through `to` that follows loops read through
+/// `from` in `fromOrder`: the dims of `to` those loops index, in that order,
+/// then its others in order (an elementwise layer keeps its input's order;
+/// a contraction's bias follows its gathered windows).
+Order followOrder(mlir::AffineMap from, const Order &fromOrder, mlir::AffineMap to);
+
 /// Whether streaming a tensor of `shape` in order `a` gives the same element
 /// sequence as order `b`: unit dimensions can sit anywhere.
 bool sameSequence(llvm::ArrayRef<int64_t> shape, const Order &a, const Order &b);
