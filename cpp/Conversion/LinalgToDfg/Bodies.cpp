@@ -167,19 +167,50 @@ void buildReorder(OpBuilder &b, Location loc, Value in, Value out, RankedTensorT
   for (unsigned d : sorted)
     bufShape.push_back(type.getDimSize(d));
   Order lFrom = local(inFrom), lTo = local(inTo);
-  Value buffer = e.buffer(bufShape, type.getElementType());
-  auto block = [&] {
-    e.nest(permuteShape(bufShape, lFrom), [&](ArrayRef<Value> ivs) {
+  SmallVector<int64_t> fromSizes = permuteShape(bufShape, lFrom);
+  SmallVector<int64_t> toSizes = permuteShape(bufShape, lTo);
+  // Filled and drained by flat pipelines, so that any lane count dividing
+  // the block is offered, not only the divisors of its inner dim.
+  if (outerCount == 1) {
+    Value buffer = e.buffer(bufShape, type.getElementType());
+    flatNest(e, fromSizes, [&](ArrayRef<Value> ivs) {
       memref::StoreOp::create(b, loc, e.pull(in), buffer, unpermute(ivs, lFrom));
     });
-    e.nest(permuteShape(bufShape, lTo), [&](ArrayRef<Value> ivs) {
+    flatNest(e, toSizes, [&](ArrayRef<Value> ivs) {
       e.push(memref::LoadOp::create(b, loc, buffer, unpermute(ivs, lTo)), out);
     });
+    return;
+  }
+  // Blocks after the first: double-buffered, one pipeline fills block r + 1
+  // into one half while it drains block r from the other, so the reorder
+  // keeps the stream's pace instead of halving it.
+  SmallVector<int64_t> halves{2};
+  halves.append(bufShape.begin(), bufShape.end());
+  Value buffer = e.buffer(halves, type.getElementType());
+  auto fill = [&](ArrayRef<Value> ivs, Value half) {
+    SmallVector<Value> at{half};
+    llvm::append_range(at, unpermute(ivs, lFrom));
+    memref::StoreOp::create(b, loc, e.pull(in), buffer, at);
   };
-  if (outerCount == 1)
-    block();
-  else
-    e.loop(outerCount, [&](Value) { block(); });
+  auto drain = [&](ArrayRef<Value> ivs, Value half) {
+    SmallVector<Value> at{half};
+    llvm::append_range(at, unpermute(ivs, lTo));
+    e.push(memref::LoadOp::create(b, loc, buffer, at), out);
+  };
+  int64_t blockSize = 1;
+  for (int64_t n : bufShape)
+    blockSize *= n;
+  flatNest(e, fromSizes, [&](ArrayRef<Value> ivs) { fill(ivs, e.idx(0)); });
+  e.loop(outerCount - 1, [&](Value r) {
+    Value drained = arith::RemUIOp::create(b, loc, r, e.idx(2));
+    Value next = arith::AddIOp::create(b, loc, r, e.idx(1));
+    Value filled = arith::RemUIOp::create(b, loc, next, e.idx(2));
+    e.nest({blockSize}, [&](ArrayRef<Value> flat) {
+      fill(unflatten(e, flat[0], fromSizes), filled);
+      drain(unflatten(e, flat[0], toSizes), drained);
+    });
+  });
+  flatNest(e, toSizes, [&](ArrayRef<Value> ivs) { drain(ivs, e.idx((outerCount - 1) % 2)); });
 }
 
 int64_t concatChunk(RankedTensorType type, unsigned dim, const Order &order) {

@@ -63,6 +63,12 @@ private:
                             function_ref<int64_t(const Order &)> lookahead);
   LogicalResult lowerReturn(func::ReturnOp ret);
   void setLookahead(dfg::ProcessOp proc, int64_t lookahead, int64_t inputElements);
+  /// A reorder process from `from` to `to` between `read` and `write`.
+  void addReorder(Value read, RankedTensorType type, const Order &from, const Order &to,
+                  Location loc, Value write);
+  /// The order the load or store of a graph argument walks memory in when
+  /// its layers stream it in `stream` (Orders.h stagedOrder), if another.
+  std::optional<Order> boundaryOrder(Value tensor, const Order &stream);
 
   ModuleOp module;
   func::FuncOp func;

@@ -455,7 +455,12 @@ LogicalResult GraphBuilder::lowerPad(tensor::PadOp op) {
 LogicalResult GraphBuilder::lowerReturn(func::ReturnOp ret) {
   unsigned numInputs = func.getNumArguments();
   for (auto [j, v] : llvm::enumerate(ret.getOperands())) {
-    FailureOr<std::pair<Value, Order>> taken = take(v, std::nullopt, ret.getLoc());
+    // The store walks memory in the producer's order, or in runs of the
+    // memory's rows after a row reorder.
+    std::optional<Order> want;
+    if (auto it = sources.find(v); it != sources.end())
+      want = boundaryOrder(v, it->second.order);
+    FailureOr<std::pair<Value, Order>> taken = take(v, want, ret.getLoc());
     if (failed(taken))
       return failure();
     Value mem = graph.getBody().front().getArgument(numInputs + j);

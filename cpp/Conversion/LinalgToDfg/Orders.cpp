@@ -16,6 +16,30 @@ bool sameSequence(ArrayRef<int64_t> shape, const Order &a, const Order &b) {
   return strip(a) == strip(b);
 }
 
+std::optional<Order> stagedOrder(ArrayRef<int64_t> shape, const Order &stream,
+                                 int64_t elementBits, int64_t maxBlockBits) {
+  int64_t inner = int64_t(shape.size()) - 1;
+  while (inner >= 0 && shape[inner] == 1)
+    --inner;
+  if (inner < 0)
+    return std::nullopt;
+  auto at = llvm::find(stream, unsigned(inner));
+  Order staged(stream.begin(), at);
+  Order block(at, stream.end());
+  llvm::sort(block);
+  staged.append(block.begin(), block.end());
+  if (sameSequence(shape, staged, stream))
+    return std::nullopt;
+  int64_t blockElements = 1, outer = 1;
+  for (unsigned d : block)
+    blockElements *= shape[d];
+  for (unsigned d : llvm::make_range(stream.begin(), at))
+    outer *= shape[d];
+  if (outer == 1 || blockElements * elementBits > maxBlockBits)
+    return std::nullopt;
+  return staged;
+}
+
 std::optional<SmallVector<unsigned>> unitReshapeMap(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
   SmallVector<unsigned> fromDims, toDims;
   for (auto [d, n] : llvm::enumerate(from))

@@ -25,6 +25,17 @@ Order followOrder(mlir::AffineMap from, const Order &fromOrder, mlir::AffineMap 
 /// sequence as order `b`: unit dimensions can sit anywhere.
 bool sameSequence(llvm::ArrayRef<int64_t> shape, const Order &a, const Order &b);
 
+/// The order a load or store walks a graph argument of `shape` (row-major
+/// memory) in, when the layers stream it in `stream`: the dims from the
+/// memory's innermost non-unit one on, in memory order, under the stream's
+/// outer dims, so each memory row moves as a run of consecutive addresses
+/// (a port word per beat) and a reorder of one block of those dims (an image
+/// row: NCHW memory, channels-last stream) bridges the two. Nothing when the
+/// stream already walks memory in runs, or when the block would be the whole
+/// tensor or more than `maxBlockBits`.
+std::optional<Order> stagedOrder(llvm::ArrayRef<int64_t> shape, const Order &stream,
+                                 int64_t elementBits, int64_t maxBlockBits);
+
 /// For a reshape that only inserts or removes unit dimensions, the dims of
 /// `to` matching each non-unit dim of `from`, in order; else nothing.
 std::optional<llvm::SmallVector<unsigned>> unitReshapeMap(llvm::ArrayRef<int64_t> from,

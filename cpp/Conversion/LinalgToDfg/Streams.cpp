@@ -179,8 +179,11 @@ FailureOr<std::pair<Value, Order>> GraphBuilder::take(Value v, std::optional<Ord
     if (!arg || arg.getOwner()->getParentOp() != func)
       return emitError(loc, "convert-linalg-to-dfg: this value is not produced by a "
                             "streaming layer (a constant or fill cannot be streamed)");
-    // Graph inputs: a load process reads memory in the first consumer's order.
+    // Graph inputs: a load process reads memory in the first consumer's
+    // order, or in runs of the memory's rows that a row reorder turns into
+    // it before any fork, so every reader shares the one reorder.
     Order order = want ? *want : identityOrder(tensorType.getRank());
+    std::optional<Order> staged = boundaryOrder(v, order);
     Type elem = tensorType.getElementType();
     Value mem = graph.getBody().front().getArgument(arg.getArgNumber());
     dfg::ProcessOp proc = newProcess("load", dfg::KernelKind::Load,
@@ -188,10 +191,15 @@ FailureOr<std::pair<Value, Order>> GraphBuilder::take(Value v, std::optional<Ord
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&proc.getBody().front());
-      buildLoad(b, loc, proc.getArgument(0), proc.getArgument(1), order);
+      buildLoad(b, loc, proc.getArgument(0), proc.getArgument(1), staged ? *staged : order);
     }
-    Value write = makeSource(v, order, loc);
-    instantiate(proc, {mem, write}, loc);
+    if (!staged) {
+      instantiate(proc, {mem, makeSource(v, order, loc)}, loc);
+    } else {
+      dfg::ChannelOp ch = channel(elem, loc);
+      instantiate(proc, {mem, ch.getWrite()}, loc);
+      addReorder(ch.getRead(), tensorType, *staged, order, loc, makeSource(v, order, loc));
+    }
   }
   Source &s = sources[v];
   if (s.next >= s.reads.size())
@@ -203,25 +211,45 @@ FailureOr<std::pair<Value, Order>> GraphBuilder::take(Value v, std::optional<Ord
     return std::make_pair(read, *want);
   // The consumer needs another element order: buffer what differs, the
   // whole tensor when the orders share no outer dims.
-  Type elem = tensorType.getElementType();
+  dfg::ChannelOp ch = channel(tensorType.getElementType(), loc);
+  addReorder(read, tensorType, s.order, *want, loc, ch.getWrite());
+  return std::make_pair(Value(ch.getRead()), *want);
+}
+
+void GraphBuilder::addReorder(Value read, RankedTensorType type, const Order &from,
+                              const Order &to, Location loc, Value write) {
+  Type elem = type.getElementType();
   int64_t block = 1;
-  for (unsigned d : ArrayRef<unsigned>(s.order).drop_front(reorderPrefix(s.order, *want)))
-    block *= tensorType.getDimSize(d);
-  if (block == tensorType.getNumElements())
+  for (unsigned d : ArrayRef<unsigned>(from).drop_front(reorderPrefix(from, to)))
+    block *= type.getDimSize(d);
+  if (block == type.getNumElements())
     emitRemark(loc, "convert-linalg-to-dfg: reordering a ")
-        << tensorType << " stream through a full buffer (producer and consumer stream it in "
+        << type << " stream through a full buffer (producer and consumer stream it in "
         << "different element orders)";
   dfg::ProcessOp proc = newProcess("reorder", dfg::KernelKind::PureParallel,
                                    {dfg::InputType::get(elem), dfg::OutputType::get(elem)}, loc);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&proc.getBody().front());
-    buildReorder(b, loc, proc.getArgument(0), proc.getArgument(1), tensorType, s.order, *want);
+    buildReorder(b, loc, proc.getArgument(0), proc.getArgument(1), type, from, to);
   }
-  dfg::ChannelOp ch = channel(elem, loc);
-  instantiate(proc, {read, ch.getWrite()}, loc);
-  setLookahead(proc, block, tensorType.getNumElements());
-  return std::make_pair(Value(ch.getRead()), *want);
+  instantiate(proc, {read, write}, loc);
+  setLookahead(proc, block, type.getNumElements());
+}
+
+/// A port word carries several elements only where consecutive accesses are
+/// consecutive addresses; a walk across memory rows moves one element per
+/// beat. A block of one memory row per outer step (an image row of every
+/// channel, at most this many bits) is reordered on chip instead.
+constexpr int64_t kMaxBoundaryBlockBits = 128 * 1024;
+
+std::optional<Order> GraphBuilder::boundaryOrder(Value tensor, const Order &stream) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Type elem = type.getElementType();
+  if (!elem.isIntOrFloat())
+    return std::nullopt;
+  return stagedOrder(type.getShape(), stream, elem.getIntOrFloatBitWidth(),
+                     kMaxBoundaryBlockBits);
 }
 
 /// Fork FIFOs. When the paths leaving a fork meet again (a residual add),

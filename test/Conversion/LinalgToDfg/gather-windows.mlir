@@ -11,8 +11,8 @@
 // RUN: ming-opt %S/../../e2e/cascade_conv_i8.mlir --convert-linalg-to-dfg=gather-windows=0 | FileCheck %s --check-prefix=OFF
 // RUN: ming-opt %S/../../e2e/depthwise_conv.mlir --convert-linalg-to-dfg | FileCheck %s --check-prefix=DW
 
-// CHECK-LABEL: dfg.process @window1(%arg0: !dfg.in<i8>, %arg1: !dfg.out<i32>)
-// CHECK-LABEL: dfg.process @window3(%arg0: !dfg.in<i8>, %arg1: !dfg.out<i8>)
+// CHECK-LABEL: dfg.process @window2(%arg0: !dfg.in<i8>, %arg1: !dfg.out<i32>)
+// CHECK-LABEL: dfg.process @window4(%arg0: !dfg.in<i8>, %arg1: !dfg.out<i8>)
 // CHECK-SAME:    ming.port_elements = array<i64: 8192, 73728>
 // The pixel loop over the 34 x 34 padded input, the window complete, then
 // its 8 x 3 x 3 taps pushed without arithmetic.
@@ -25,18 +25,18 @@
 // CHECK-NOT:                   arith.muli {{.*}} : i32
 // CHECK:                       %[[TAP:.*]] = memref.load %{{.*}} : memref<3x3x8xi8>
 // CHECK-NEXT:                  dfg.push %[[TAP]], %arg1 : !dfg.out<i8>
-// CHECK-LABEL: dfg.process @reduce4(%arg0: !dfg.in<i8>, %arg1: !dfg.out<i32>)
+// CHECK-LABEL: dfg.process @reduce5(%arg0: !dfg.in<i8>, %arg1: !dfg.out<i32>)
 // CHECK-SAME:    kind = #dfg.kind<regular_reduction>
 // CHECK:         arith.muli
-// CHECK-LABEL: dfg.process @window6(%arg0: !dfg.in<i8>, %arg1: !dfg.out<i8>)
-// CHECK-LABEL: dfg.process @reduce7
+// CHECK-LABEL: dfg.process @window7(%arg0: !dfg.in<i8>, %arg1: !dfg.out<i8>)
+// CHECK-LABEL: dfg.process @reduce8
 // CHECK-LABEL: dfg.graph @cascade_conv
-// CHECK:         dfg.instantiate @window3
-// CHECK:         dfg.instantiate @reduce4
-// CHECK-NOT:     dfg.instantiate @reorder
+// CHECK:         dfg.instantiate @window4
+// CHECK-NEXT:    dfg.channel
+// CHECK-NEXT:    dfg.instantiate @reduce5
 
 // OFF-NOT:   dfg.process @reduce
 
 // DW-NOT:    regular_reduction
-// DW-LABEL:  dfg.process @window1(%arg0: !dfg.in<i8>, %arg1: !dfg.out<i32>)
+// DW-LABEL:  dfg.process @window2(%arg0: !dfg.in<i8>, %arg1: !dfg.out<i32>)
 // DW-NOT:    regular_reduction

@@ -17,7 +17,7 @@
 // then real row 0 (4 pixels) and 2 pixels of row 1) and runs 2 more pixels
 // ahead at each row start: (4 + 2 + 2) x 4 channels = 32. The skip branch
 // holds that plus 2; the branch into the convolution waits for nothing.
-// CHECK-LABEL: dfg.process @window2
+// CHECK-LABEL: dfg.process @window3
 // CHECK-SAME: ming.input_elements = 64 : i64, ming.lookahead = 32 : i64
 // CHECK-LABEL: dfg.graph @residual
 // CHECK: dfg.channel<f32, lanes = 1, depth = 2>
@@ -87,12 +87,16 @@ func.func @upsample(%x: tensor<1x2x2xf32>) -> tensor<1x4x4xf32> {
 
 // IREE's bias: the accumulator starts from a broadcast of the bias. The
 // broadcast streams in the window's pixel-major output order, so no reorder
-// (the only remark of this file is the flatten's).
+// before the store's (the only remark of this file is the flatten's).
 // REMARK-NOT: remark
 // CHECK-LABEL: dfg.process @map0
 // CHECK: memref.get_global @weights
 // CHECK: dfg.push
 // CHECK-NOT: dfg.process @reorder
+// CHECK: dfg.process @window2
+// The one reorder turns the result's rows back into NCHW runs for the store.
+// CHECK: dfg.process @reorder3
+// CHECK-SAME: ming.lookahead = 4 : i64
 // CHECK-LABEL: dfg.graph @bias_init
 func.func @bias_init(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x2x2xf32> {
   %w = arith.constant dense<1.0> : tensor<2x1x3x3xf32>

@@ -3,7 +3,7 @@
 // RUN: ming-opt %s --split-input-file --pass-pipeline='builtin.module(convert-linalg-to-dfg)' | FileCheck %s
 
 // Dilation 2 with a 3x3 kernel spans 5 rows: 4 buffered rows of width 10.
-// CHECK-LABEL: dfg.process @window1
+// CHECK-LABEL: dfg.process @window{{[0-9]+}}
 // CHECK-DAG: memref.alloca() {{.*}} : memref<4x10x1xf32>
 // CHECK-DAG: memref.alloca() {{.*}} : memref<5x5x1xf32>
 // Taps are every other row and column of the window.
@@ -22,7 +22,7 @@ func.func @dilated(%x: tensor<1x1x10x10xf32>) -> tensor<1x2x6x6xf32> {
 
 // Stride 2 and padding low 1 / high 0: the padded image is 9 wide; a window
 // completes only on the stride grid (remainder 0) and inside the 4x4 output.
-// CHECK-LABEL: dfg.process @window1
+// CHECK-LABEL: dfg.process @window{{[0-9]+}}
 // CHECK-DAG: memref.alloca() {{.*}} : memref<2x9x3xi8>
 // CHECK-DAG: memref.alloca() {{.*}} : memref<3x3x3xi8>
 // CHECK: scf.for %{{.*}} to %c9
@@ -50,10 +50,10 @@ func.func @strided(%x: tensor<1x3x8x8xi8>) -> tensor<1x3x4x4xi8> {
 
 // Depthwise: the channel indexes both the window and the output; the window
 // register still holds every channel of the pixel.
-// CHECK-LABEL: dfg.process @window1
+// CHECK-LABEL: dfg.process @window{{[0-9]+}}
 // CHECK-DAG: memref.alloca() {{.*}} : memref<2x6x4xf32>
 // CHECK-DAG: memref.alloca() {{.*}} : memref<3x3x4xf32>
-// CHECK-LABEL: dfg.process @store2
+// CHECK-LABEL: dfg.process @store4
 // CHECK: scf.for %{{.*}} to %c64
 func.func @depthwise(%x: tensor<1x4x6x6xf32>) -> tensor<1x4x4x4xf32> {
   %w = arith.constant dense<0.5> : tensor<4x3x3xf32>
