@@ -9,7 +9,8 @@
 // pipeline runs over output positions and channels only. The split applies
 // where the window is reused across output channels (a convolution, not a
 // depthwise convolution or a pool, whose MACs per pixel are few) and is more
-// than one tap or strided (option gather-windows, on by default).
+// than one tap or strided, and where enough pixels complete no window for
+// the split to pay (option gather-windows, on by default).
 #include "Normalise.h"
 
 #include "ming/Analysis/KernelAnalysis.h"
@@ -26,6 +27,17 @@ namespace {
 /// contraction double-buffers one window, completely partitioned when its
 /// reduction is unrolled.
 constexpr int64_t kMaxGatheredWindow = 4096;
+
+/// Whole windows compute at every padded pixel; the gather streams every
+/// tap of every window instead, a stream several times the image. Whole
+/// windows stay where they can keep one pixel a cycle and little is padded:
+/// the split applies where at most this share of the padded pixels
+/// completes a window (the 8x8 maps of ResNet-8: 64 of 100; strided: a
+/// quarter), or where one pixel's MACs exceed what a board's DSPs do in a
+/// cycle (more than a KV260 has), so that the whole window's II is paid at
+/// every padded pixel.
+constexpr double kMaxOutputShare = 0.75;
+constexpr int64_t kHeavyPixelMacs = 2048;
 
 struct Geometry {
   unsigned operand = 0;
@@ -80,6 +92,14 @@ std::optional<Geometry> gatherable(linalg::GenericOp op, const KernelInfo &info)
   // stream (else one element a beat, slower than the window process).
   if (reuse <= 0 || windowSize % reuse || (taps == 1 && !strided) ||
       windowSize > kMaxGatheredWindow)
+    return std::nullopt;
+  int64_t outputs = 1, pixels = 1;
+  for (const WindowAccess &a : g.access) {
+    outputs *= trips[a.parallelDim];
+    pixels *= type.getDimSize(a.result);
+  }
+  if (double(outputs) > kMaxOutputShare * double(pixels) &&
+      windowSize * reuse < kHeavyPixelMacs)
     return std::nullopt;
   return g;
 }
