@@ -170,36 +170,34 @@ void buildReorder(OpBuilder &b, Location loc, Value in, Value out, RankedTensorT
   SmallVector<int64_t> fromSizes = permuteShape(bufShape, lFrom);
   SmallVector<int64_t> toSizes = permuteShape(bufShape, lTo);
   // Filled and drained by flat pipelines, so that any lane count dividing
-  // the block is offered, not only the divisors of its inner dim.
-  if (outerCount == 1) {
-    Value buffer = e.buffer(bufShape, type.getElementType());
-    flatNest(e, fromSizes, [&](ArrayRef<Value> ivs) {
-      memref::StoreOp::create(b, loc, e.pull(in), buffer, unpermute(ivs, lFrom));
-    });
-    flatNest(e, toSizes, [&](ArrayRef<Value> ivs) {
-      e.push(memref::LoadOp::create(b, loc, buffer, unpermute(ivs, lTo)), out);
-    });
-    return;
-  }
-  // Blocks after the first: double-buffered, one pipeline fills block r + 1
-  // into one half while it drains block r from the other, so the reorder
-  // keeps the stream's pace instead of halving it.
-  SmallVector<int64_t> halves{2};
-  halves.append(bufShape.begin(), bufShape.end());
-  Value buffer = e.buffer(halves, type.getElementType());
+  // the block is offered, not only the divisors of its inner dim. Blocks
+  // after the first are double-buffered: one pipeline fills block r + 1 into
+  // one half while it drains block r from the other, so the reorder keeps
+  // the stream's pace instead of halving it. One block has no halves.
+  SmallVector<int64_t> shape;
+  if (outerCount > 1)
+    shape.push_back(2);
+  shape.append(bufShape.begin(), bufShape.end());
+  Value buffer = e.buffer(shape, type.getElementType());
+  auto at = [&](Value half, ArrayRef<Value> ivs, const Order &order) {
+    SmallVector<Value> indices;
+    if (half)
+      indices.push_back(half);
+    llvm::append_range(indices, unpermute(ivs, order));
+    return indices;
+  };
   auto fill = [&](ArrayRef<Value> ivs, Value half) {
-    SmallVector<Value> at{half};
-    llvm::append_range(at, unpermute(ivs, lFrom));
-    memref::StoreOp::create(b, loc, e.pull(in), buffer, at);
+    memref::StoreOp::create(b, loc, e.pull(in), buffer, at(half, ivs, lFrom));
   };
   auto drain = [&](ArrayRef<Value> ivs, Value half) {
-    SmallVector<Value> at{half};
-    llvm::append_range(at, unpermute(ivs, lTo));
-    e.push(memref::LoadOp::create(b, loc, buffer, at), out);
+    e.push(memref::LoadOp::create(b, loc, buffer, at(half, ivs, lTo)), out);
   };
-  int64_t blockSize = 1;
-  for (int64_t n : bufShape)
-    blockSize *= n;
+  if (outerCount == 1) {
+    flatNest(e, fromSizes, [&](ArrayRef<Value> ivs) { fill(ivs, Value()); });
+    flatNest(e, toSizes, [&](ArrayRef<Value> ivs) { drain(ivs, Value()); });
+    return;
+  }
+  int64_t blockSize = type.getNumElements() / outerCount;
   flatNest(e, fromSizes, [&](ArrayRef<Value> ivs) { fill(ivs, e.idx(0)); });
   e.loop(outerCount - 1, [&](Value r) {
     Value drained = arith::RemUIOp::create(b, loc, r, e.idx(2));
