@@ -53,8 +53,20 @@ ProcessCost ProcessModel::run() {
     bc.rom = b.rom;
     bc.elements = b.elements;
     bc.width = b.width;
-    bc.banks = b.irBanks * b.autoFactor;
+    bc.banks = b.irBanks;
     bc.wordsPerBank = ceilDiv(b.elements, bc.banks);
+    if (!b.factors.empty()) {
+      bc.banks = 1;
+      bc.wordsPerBank = 1;
+      for (auto [d, size] : llvm::enumerate(b.shape)) {
+        bool complete = llvm::is_contained(b.partDims, unsigned(d));
+        int64_t f = complete ? size : std::min(size, d < b.factors.size() ? b.factors[d] : 1);
+        bc.banks *= f;
+        bc.wordsPerBank *= ceilDiv(size, f);
+        if (!complete && f > 1)
+          bc.cyclic.append({int64_t(d) + 1, f});
+      }
+    }
     if (b.rom && !b.accessed) {
       bc.storage = "folded";
     } else if (bc.wordsPerBank <= 1) {

@@ -117,9 +117,8 @@ std::optional<int64_t> evalInt(Value v, const Known &known, int depth) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-/// The residue (r, m) of `v`, m == 0 for a value known exactly.
-static std::optional<std::pair<int64_t, int64_t>> residueOf(Value v, const Known &known, const Residues &residues,
-                                                            int depth) {
+std::optional<std::pair<int64_t, int64_t>> residueOf(Value v, const Known &known, const Residues &residues,
+                                                     bool index, int depth) {
   if (auto c = evalInt(v, known))
     return std::make_pair(*c, int64_t(0));
   if (auto it = residues.find(v); it != residues.end())
@@ -127,8 +126,8 @@ static std::optional<std::pair<int64_t, int64_t>> residueOf(Value v, const Known
   Operation *def = v.getDefiningOp();
   if (!def || depth > 32 || def->getNumOperands() != 2)
     return std::nullopt;
-  auto a = residueOf(def->getOperand(0), known, residues, depth + 1);
-  auto b = a ? residueOf(def->getOperand(1), known, residues, depth + 1) : std::nullopt;
+  auto a = residueOf(def->getOperand(0), known, residues, index, depth + 1);
+  auto b = a ? residueOf(def->getOperand(1), known, residues, index, depth + 1) : std::nullopt;
   if (!b)
     return std::nullopt;
   auto normal = [](int64_t r, int64_t m) {
@@ -151,6 +150,18 @@ static std::optional<std::pair<int64_t, int64_t>> residueOf(Value v, const Known
   if (isa<arith::RemUIOp>(def) && b->second == 0 && b->first > 0 && llvm::isPowerOf2_64(b->first) &&
       a->second % b->first == 0)
     return std::make_pair(((a->first % b->first) + b->first) % b->first, int64_t(0));
+  // Memory indices are never negative: any divisor of the modulus keeps the
+  // remainder fixed, and the quotient is r / c + k * (m / c); a remainder by
+  // a multiple of the modulus keeps the residue.
+  if (index && b->second == 0 && b->first > 0 && a->second > 0) {
+    int64_t c = b->first, m = a->second, r = ((a->first % m) + m) % m;
+    if (m % c == 0 && isa<arith::RemUIOp>(def))
+      return std::make_pair(r % c, int64_t(0));
+    if (m % c == 0 && isa<arith::DivUIOp>(def))
+      return std::make_pair(r / c, m / c);
+    if (c % m == 0 && isa<arith::RemUIOp>(def))
+      return std::make_pair(r, m);
+  }
   return std::nullopt;
 }
 
@@ -174,8 +185,8 @@ std::optional<int64_t> evalCondition(Value v, const Known &known, const Residues
   auto cmp = dyn_cast<arith::CmpIOp>(def);
   if (!cmp || (cmp.getPredicate() != arith::CmpIPredicate::eq && cmp.getPredicate() != arith::CmpIPredicate::ne))
     return std::nullopt;
-  auto a = residueOf(cmp.getLhs(), known, residues, depth + 1);
-  auto b = a ? residueOf(cmp.getRhs(), known, residues, depth + 1) : std::nullopt;
+  auto a = residueOf(cmp.getLhs(), known, residues, /*index=*/false, depth + 1);
+  auto b = a ? residueOf(cmp.getRhs(), known, residues, /*index=*/false, depth + 1) : std::nullopt;
   if (!b)
     return std::nullopt;
   bool eq;

@@ -246,9 +246,25 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
     // same computation) counts as partitioned when the IR is estimated as is.
     // Banks enough for the requested II, not for II 1: at II k a bank serves
     // 2k accesses per iteration.
+    // The DSE partitions it (or did, #ming.partition cyclic, when the IR is
+    // estimated as is): the fewest banks for the requested II, from where
+    // each unrolled access falls. At II k a bank serves k times its ports.
     if (autoPartition || buf.cyclic) {
-      int64_t factor = ceilDiv(ii, std::max<int64_t>(lc.iiRequested, 1));
-      buf.autoFactor = std::max(buf.autoFactor, std::min(std::max<int64_t>(factor, 1), words));
+      int64_t perBank = options.target->memPorts * std::max<int64_t>(lc.iiRequested, 1);
+      auto [it, fresh] = sum->partitions.try_emplace({bi, perBank});
+      if (fresh)
+        it->second = choosePartition(buf, c.accesses[bi], perBank, kMaxRegisterBits);
+      const PartitionChoice &choice = it->second;
+      buf.factors.resize(choice.factors.size(), 1);
+      for (auto [f, g] : llvm::zip(buf.factors, choice.factors))
+        f = std::max(f, g);
+      // Only banks too few for the request bound the II (a transposing
+      // buffer larger than registers may be).
+      int64_t chosenII = choice.registers ? 0 : ceilDiv(choice.worst, options.target->memPorts);
+      if (chosenII > std::max<int64_t>(lc.iiRequested, 1) && chosenII > lc.iiMemory) {
+        lc.iiMemory = chosenII;
+        memWhy = "memory " + buf.name;
+      }
       continue;
     }
     if (ii > lc.iiMemory) {

@@ -28,6 +28,10 @@ using namespace mlir;
 inline constexpr int64_t kWalkBudget = 4'000'000;
 /// Iterations enumerated to find a condition's frequency or the first output.
 inline constexpr int64_t kEnumBudget = 2'000'000;
+/// The largest buffer the DSE partitions into registers (one element a bank)
+/// when no cyclic banks serve its accesses: a transposing reorder written
+/// along one dim and read along another.
+inline constexpr int64_t kMaxRegisterBits = 32 * 1024;
 
 inline int64_t ceilDiv(int64_t a, int64_t b) { return b <= 0 ? a : (a + b - 1) / b; }
 
@@ -48,6 +52,12 @@ using Residues = llvm::DenseMap<mlir::Value, std::pair<int64_t, int64_t>>;
 /// `(iv - c) % s == 0` is the same in every iteration of a copy when s
 /// divides the copy's modulus (a strided window's unrolled column copies,
 /// of which only some ever hold an output).
+/// The residue (r, m) of an index value, m == 0 for a value known exactly.
+/// `index`: the value is a memory index, never negative, so unsigned
+/// remainders and quotients by any divisor of the modulus keep a residue.
+std::optional<std::pair<int64_t, int64_t>> residueOf(mlir::Value v, const Known &known,
+                                                     const Residues &residues, bool index = false,
+                                                     int depth = 0);
 std::optional<int64_t> evalCondition(mlir::Value v, const Known &known, const Residues &residues,
                                      int depth = 0);
 
@@ -71,7 +81,7 @@ struct Buffer {
   int64_t width = 0, elements = 1;
   SmallVector<unsigned> partDims;   // 0-based, completely partitioned
   int64_t irBanks = 1;
-  int64_t autoFactor = 1;           // further cyclic partitioning (autoPartition)
+  SmallVector<int64_t> factors;     // per dim: cyclic factor the model chose (autoPartition)
   bool cyclic = false;              // the IR already has the DSE's cyclic partitioning
   bool accessed = false;            // some access not folded to a constant
   bool uram = false;                // in UltraRAM where it would be BRAM
@@ -94,12 +104,42 @@ void addMaxOf(Map &dst, const Map &a, const Map &b) {
   }
 }
 
+/// One access of a buffer in one iteration of a pipeline: the residue (r, m)
+/// of each index (m == 0: known exactly; m < 0: unknown). An access in a
+/// branch of an scf.if is exclusive with the other branch's (`alt` names the
+/// if walked, `branch` the side; -1: not in a branch).
+struct Access {
+  SmallVector<std::pair<int64_t, int64_t>, 4> index;
+  int64_t alt = -1;
+  int branch = 0;
+};
+
+/// A cyclic partitioning of a buffer for one pipeline: per dim the factor
+/// (the dim's size where completely partitioned), and the most accesses a
+/// bank gets per iteration; `registers` when every element is its own bank.
+struct PartitionChoice {
+  SmallVector<int64_t> factors;
+  int64_t worst = 0;
+  bool registers = false;
+};
+
+/// The fewest banks (cyclic factors per dim) whose busiest bank gets at most
+/// `perBank` of `accesses` an iteration, where the buffer's complete
+/// partitioning (buf.partDims) is fixed. An index whose residue modulo a
+/// dim's factor is not known reaches every bank of that dim, as Vitis
+/// multiplexes it. When no factors do it, registers (one element a bank) if
+/// the buffer has at most `registerBits`, else the factors with the fewest
+/// accesses on a bank.
+PartitionChoice choosePartition(const Buffer &buf, ArrayRef<Access> accesses, int64_t perBank,
+                                int64_t registerBits);
+
 /// What a stretch of unrolled code uses per iteration.
 struct Counters {
   std::map<std::string, std::pair<int64_t, int64_t>> ops; // kind -> (count, dsp per op)
   std::map<unsigned, int64_t> ports;                      // argument -> accesses
   std::map<unsigned, std::vector<int64_t>> banks;         // buffer -> accesses per bank
   std::map<unsigned, int64_t> dataAddressed;              // buffer -> accesses at data addresses
+  std::map<unsigned, std::vector<Access>> accesses;        // buffer -> index residues (autoPartition)
   /// External memory arguments accessed at addresses that do not follow one
   /// another from one unrolled copy to the next: each access is a beat of
   /// its own, the m_axi port cannot widen to carry several.
@@ -148,6 +188,8 @@ struct WalkSummary {
   std::optional<int64_t> firstEvent;
   std::vector<unsigned> accessed;
   std::vector<std::string> notes;
+  /// By buffer and accesses allowed per bank.
+  std::map<std::pair<unsigned, int64_t>, PartitionChoice> partitions;
 };
 /// What one process's estimates share whatever the configuration: the walk
 /// of each pipelined body per unroll factor, and how often each scf.if holds.
@@ -294,6 +336,7 @@ public:
   llvm::DenseMap<Value, Chain> chains;
   int64_t budget = kWalkBudget;
   bool exhausted = false;
+  int64_t ifsWalked = 0; // names the scf.if instances for Access::alt
 
   int64_t arr(Value v) const {
     auto it = arrival.find(v);

@@ -233,6 +233,19 @@ void Walker::walkIf(scf::IfOp op, Counters &c) {
     walkBlock(op.getElseRegion().front(), elseC);
   auto e = results(op.getElseRegion());
   c.addMax(thenC, elseC);
+  // Buffer accesses of the two sides are exclusive: tagged with this walk of
+  // the if (an inner if's tag is kept; its accesses then add to the other
+  // side's here, never fewer than run).
+  int64_t alt = ifsWalked++;
+  for (auto [side, sideC] : {std::pair<int, Counters *>{0, &thenC}, {1, &elseC}})
+    for (auto &[bi, list] : sideC->accesses)
+      for (Access a : list) {
+        if (a.alt < 0) {
+          a.alt = alt;
+          a.branch = side;
+        }
+        c.accesses[bi].push_back(std::move(a));
+      }
   int64_t condAt = arr(op.getCondition());
   for (auto [k, r] : llvm::enumerate(op.getResults())) {
     int64_t a = std::max({condAt, k < t.size() ? t[k].first : 0, k < e.size() ? e[k].first : 0});
@@ -307,6 +320,14 @@ void Walker::access(Operation *op, Value memref, ValueRange indices, bool isLoad
   if (llvm::any_of(indices, [](Value v) { return dataAddress(v); })) {
     c.dataAddressed[bi] += 1;
     return;
+  }
+  // The DSE partitions this buffer: the choice (choosePartition) needs each
+  // index's residue.
+  if (m.autoPartition || buf.cyclic) {
+    Access a;
+    for (Value v : indices)
+      a.index.push_back(residueOf(v, known, residues, /*index=*/true).value_or(std::make_pair(0, -1)));
+    c.accesses[bi].push_back(std::move(a));
   }
   // Banks reached: a known index in a partitioned dim picks one, an unknown
   // one reaches all of that dim (a multiplexer over the banks).

@@ -155,10 +155,12 @@ module {
   // 3 levels -> 4, push 5. cycles = 15 * 3 + 5 = 50.
   // CHECK: remark: L0: trip=16 unroll=1 pipelined ii=3 (memory alloca) depth=5 cycles=50 dsp=0 ops=[addi 16 x4]
   // CHECK: remark: buffer 64x16b banks=1 words=64 lutram bram18k=0
-  // With auto-partition the buffer is split cyclically by 3 (22 words per
-  // bank, still LUTRAM) and II drops to 1: 15 + 5 = 20.
+  // With auto-partition the buffer is split cyclically by 4 (16 words per
+  // bank, still LUTRAM) and II drops to 1: 15 + 5 = 20. Not by 3: reads 0
+  // and 3 would share bank 0 with the write, whose bank varies (3 accesses
+  // on 2 ports).
   // HYPO: remark: L0: trip=16 unroll=1 pipelined ii=1 (request) depth=5 cycles=20
-  // HYPO: remark: buffer 64x16b banks=3 words=22 lutram bram18k=0
+  // HYPO: remark: buffer 64x16b banks=4 words=16 lutram bram18k=0
   dfg.process @ports(%in: !dfg.in<i16>, %out: !dfg.out<i16>) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

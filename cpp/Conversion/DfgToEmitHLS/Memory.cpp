@@ -9,15 +9,24 @@
 namespace ming::tohls {
 
 /// ARRAY_PARTITION pragmas of the buffer's #ming.partition (the dialect's
-/// verifier checked it against the buffer's type): the DSE's cyclic banks,
-/// then the complete dimensions. `done` holds dim (complete) or -dim (cyclic)
+/// verifier checked it against the buffer's type): the DSE's cyclic banks
+/// (complete where a factor reaches the dim's size), then the complete
+/// dimensions. `done` holds dim (complete) or -dim (cyclic)
 /// once emitted, for a ROM read through several memref.get_global ops.
 void ProcessLowering::addPartitions(Operation *op, Value array,
                                     llvm::SmallDenseSet<int64_t> &done) {
   directives::PartitionAttr partition = directives::getPartition(op);
   ArrayRef<int64_t> cyclic = partition.getCyclic();
+  auto type = cast<MemRefType>(op->getResult(0).getType());
   for (size_t i = 0; i < cyclic.size(); i += 2) {
     int64_t dim = cyclic[i], factor = cyclic[i + 1];
+    // As many banks as elements along the dim: a complete partitioning.
+    if (factor >= type.getDimSize(dim - 1)) {
+      if (done.insert(dim).second)
+        hls::PragmaArrayPartitionOp::create(*builder, op->getLoc(), array,
+                                            hls::PartitionKind::Complete, IntegerAttr(), dim);
+      continue;
+    }
     if (done.insert(-dim).second)
       hls::PragmaArrayPartitionOp::create(*builder, op->getLoc(), array,
                                           hls::PartitionKind::Cyclic,

@@ -128,6 +128,9 @@ struct BufferCost {
   std::string name;               // "alloca", or the global's symbol
   bool rom = false;
   int64_t elements = 0, width = 0, banks = 1, wordsPerBank = 0;
+  /// The cyclic partitioning the model counted beyond the IR's complete one:
+  /// [dim (1-based), factor, ...], as #ming.partition writes it.
+  llvm::SmallVector<int64_t> cyclic;
   std::string storage;            // "registers", "lutram", "bram", "uram", "folded"
   int64_t bram18k = 0, uram = 0;
 };
