@@ -38,8 +38,11 @@ fn cycles(c: &DseCandidate) -> f64 {
     c.cycles as f64
 }
 
+/// What the tie-break between equally fast designs counts: DSPs, BRAM18Ks,
+/// and a URAM288 as the 16 BRAM18Ks it holds (so a buffer of a few hundred
+/// bytes goes to LUTRAM or BRAM, not to a whole UltraRAM).
 fn resources(c: &DseCandidate) -> f64 {
-    (c.dsp + c.bram18k) as f64
+    (c.dsp + c.bram18k + 16 * c.uram) as f64
 }
 
 /// Lanes of port `port` in `lanes` (1 for a port the list does not name).
@@ -710,6 +713,22 @@ mod tests {
             assert_eq!(s.choice, vec![1, 1], "{objective:?}");
             assert_eq!(s.objective, evaluate(&p, &s.choice, objective));
         }
+    }
+
+    #[test]
+    fn ties_prefer_bram_to_a_whole_uram() {
+        // The same buffer in 1 BRAM18K or in 1 URAM288: with both free, BRAM.
+        let mut in_uram = cand(100, 5, 8, 0, 1, 1);
+        in_uram.uram = 1;
+        let g = graph(vec![node("a", vec![in_uram, cand(100, 5, 8, 1, 1, 1)])], vec![]);
+        let mut p = limits(&g, 1248.0, 288.0);
+        p.uram_limit = 64.0;
+        for objective in [Objective::Dataflow, Objective::Sum] {
+            assert_eq!(solve(&p, objective, None).expect("feasible").choice, vec![1], "{objective:?}");
+        }
+        // Without BRAM the URAM design is the one that fits.
+        p.bram_limit = 0.0;
+        assert_eq!(solve(&p, Objective::Dataflow, None).expect("feasible").choice, vec![0]);
     }
 
     #[test]
