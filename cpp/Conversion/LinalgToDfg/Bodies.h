@@ -116,6 +116,20 @@ mlir::LogicalResult buildWindow(mlir::OpBuilder &b, mlir::Location loc,
                                 llvm::ArrayRef<Operand> inputs, const Operand &init,
                                 mlir::Value out, const Tables &tables);
 
+/// The geometry of a 2-D sliding window over input operand `operand`.
+struct Window {
+  unsigned operand = 0;
+  std::optional<unsigned> batch;     // input tensor dim of the batch, if any
+  unsigned axis[2] = {0, 0};         // input tensor dims that slide
+  llvm::SmallVector<unsigned> channels; // remaining input tensor dims, in order
+  WindowAccess access[2];
+};
+
+/// The window of a sliding-window generic: one input sliding over exactly two
+/// of its dims, the others read at plain dims or constants; nullopt
+/// otherwise (windowOf in Window.cpp says why).
+std::optional<Window> slidingWindow(mlir::linalg::GenericOp op, const KernelInfo &info);
+
 /// The stream orders of a sliding window's windowed input (batch, the two
 /// sliding axes, then the rest) and of its output (batch, the two spatial
 /// axes, then the rest). Fail with a diagnostic on unsupported shapes.

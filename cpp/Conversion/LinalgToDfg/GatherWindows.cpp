@@ -11,6 +11,7 @@
 // depthwise convolution or a pool, whose MACs per pixel are few) and is more
 // than one tap or strided, and where enough pixels complete no window for
 // the split to pay (option gather-windows, on by default).
+#include "Bodies.h"
 #include "Normalise.h"
 
 #include "ming/Analysis/KernelAnalysis.h"
@@ -39,52 +40,38 @@ constexpr int64_t kMaxGatheredWindow = 4096;
 constexpr double kMaxOutputShare = 0.75;
 constexpr int64_t kHeavyPixelMacs = 2048;
 
-struct Geometry {
-  unsigned operand = 0;
-  WindowAccess access[2];
-  std::optional<unsigned> batch;    // input dim of the batch
-  SmallVector<unsigned> channels;   // the other input dims, in order
-};
-
-std::optional<Geometry> gatherable(linalg::GenericOp op, const KernelInfo &info) {
-  if (info.kind != KernelClass::SlidingWindow || info.windows.size() != 2 ||
-      info.windows[0].operand != info.windows[1].operand ||
-      info.windows[0].result == info.windows[1].result || op.getNumDpsInits() != 1 ||
+/// The window of a convolution worth splitting: every input dim besides the
+/// two sliding ones read at a plain loop dim.
+std::optional<Window> gatherable(linalg::GenericOp op, const KernelInfo &info) {
+  if (info.kind != KernelClass::SlidingWindow || op.getNumDpsInits() != 1 ||
       op->hasAttr(kWindowTaps))
     return std::nullopt;
-  Geometry g;
-  g.operand = info.windows[0].operand;
-  g.access[0] = info.windows[0];
-  g.access[1] = info.windows[1];
-  if (g.access[0].result > g.access[1].result)
-    std::swap(g.access[0], g.access[1]);
-  AffineMap map = op.getIndexingMapsArray()[g.operand];
+  std::optional<Window> g = slidingWindow(op, info);
+  if (!g)
+    return std::nullopt;
+  AffineMap map = op.getIndexingMapsArray()[g->operand];
   SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
   llvm::SmallDenseSet<unsigned> read;
   for (unsigned d = 0; d < map.getNumResults(); ++d) {
-    if (d == g.access[0].result || d == g.access[1].result)
+    if (d == g->axis[0] || d == g->axis[1])
       continue;
     auto dim = dyn_cast<AffineDimExpr>(map.getResult(d));
     if (!dim)
       return std::nullopt;
     read.insert(dim.getPosition());
-    if (d == 0 && iters[dim.getPosition()] == utils::IteratorType::parallel)
-      g.batch = d;
-    else
-      g.channels.push_back(d);
   }
   // Reuse: an output loop the window does not depend on (output channels).
   const SmallVector<int64_t> &trips = info.tripCounts;
   int64_t reuse = 0;
   for (auto [d, it] : llvm::enumerate(iters))
     if (it == utils::IteratorType::parallel && trips[d] > 1 && !read.contains(d) &&
-        d != g.access[0].parallelDim && d != g.access[1].parallelDim)
+        d != g->access[0].parallelDim && d != g->access[1].parallelDim)
       reuse = reuse ? -1 : trips[d];
-  int64_t taps = trips[g.access[0].reductionDim] * trips[g.access[1].reductionDim];
-  bool strided = g.access[0].stride > 1 || g.access[1].stride > 1;
-  auto type = cast<RankedTensorType>(op.getDpsInputOperand(g.operand)->get().getType());
+  int64_t taps = trips[g->access[0].reductionDim] * trips[g->access[1].reductionDim];
+  bool strided = g->access[0].stride > 1 || g->access[1].stride > 1;
+  auto type = cast<RankedTensorType>(op.getDpsInputOperand(g->operand)->get().getType());
   int64_t windowSize = taps;
-  for (unsigned d : g.channels)
+  for (unsigned d : g->channels)
     windowSize *= type.getDimSize(d);
   // The contraction pulls the next window while it computes this one, the
   // same number of elements at each output channel: only a whole number per
@@ -94,7 +81,7 @@ std::optional<Geometry> gatherable(linalg::GenericOp op, const KernelInfo &info)
       windowSize > kMaxGatheredWindow)
     return std::nullopt;
   int64_t outputs = 1, pixels = 1;
-  for (const WindowAccess &a : g.access) {
+  for (const WindowAccess &a : g->access) {
     outputs *= trips[a.parallelDim];
     pixels *= type.getDimSize(a.result);
   }
@@ -105,7 +92,7 @@ std::optional<Geometry> gatherable(linalg::GenericOp op, const KernelInfo &info)
 }
 
 /// Splits `op` into the gather of its windows and the contraction over them.
-void gather(linalg::GenericOp op, const KernelInfo &info, const Geometry &g) {
+void gather(linalg::GenericOp op, const KernelInfo &info, const Window &g) {
   MLIRContext *ctx = op.getContext();
   OpBuilder b(op);
   Location loc = op.getLoc();
@@ -211,12 +198,12 @@ SmallVector<unsigned> gatheredPixelDims(linalg::GenericOp gather) {
 }
 
 void gatherConvolutionWindows(func::FuncOp func) {
-  std::vector<std::pair<linalg::GenericOp, std::pair<KernelInfo, Geometry>>> found;
+  std::vector<std::pair<linalg::GenericOp, std::pair<KernelInfo, Window>>> found;
   func.walk([&](linalg::GenericOp op) {
     FailureOr<KernelInfo> info = analyzeKernel(op);
     if (failed(info))
       return;
-    if (std::optional<Geometry> g = gatherable(op, *info))
+    if (std::optional<Window> g = gatherable(op, *info))
       found.push_back({op, {*info, *g}});
   });
   for (auto &[op, what] : found)

@@ -18,23 +18,11 @@ namespace ming::lowering {
 // Sliding window: line buffer + window register
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// The geometry of a 2-D sliding window over input operand `operand`.
-struct Window {
-  unsigned operand = 0;
-  std::optional<unsigned> batch;     // input tensor dim of the batch, if any
-  unsigned axis[2] = {0, 0};         // input tensor dims that slide
-  SmallVector<unsigned> channels;    // remaining input tensor dims, in order
-  WindowAccess access[2];
-};
-
-FailureOr<Window> windowOf(linalg::GenericOp op, const KernelInfo &info) {
-  Window w;
+std::optional<Window> slidingWindow(linalg::GenericOp op, const KernelInfo &info) {
   if (info.windows.size() != 2 || info.windows[0].operand != info.windows[1].operand ||
       info.windows[0].result == info.windows[1].result)
-    return op.emitError("convert-linalg-to-dfg: a sliding window must slide one input over "
-                        "exactly two axes (2-D convolution or pooling); this one has ")
-           << info.windows.size() << " sliding axes";
+    return std::nullopt;
+  Window w;
   w.operand = info.windows[0].operand;
   w.access[0] = info.windows[0];
   w.access[1] = info.windows[1];
@@ -49,8 +37,7 @@ FailureOr<Window> windowOf(linalg::GenericOp op, const KernelInfo &info) {
       continue;
     AffineExpr e = map.getResult(d);
     if (!isa<AffineDimExpr, AffineConstantExpr>(e))
-      return op.emitError("convert-linalg-to-dfg: the windowed input is read at ")
-             << AffineMapAttr::get(map) << "; only its two sliding axes may be compound expressions";
+      return std::nullopt;
     auto dim = dyn_cast<AffineDimExpr>(e);
     if (d == 0 && dim && iters[dim.getPosition()] == utils::IteratorType::parallel)
       w.batch = d;
@@ -58,6 +45,21 @@ FailureOr<Window> windowOf(linalg::GenericOp op, const KernelInfo &info) {
       w.channels.push_back(d);
   }
   return w;
+}
+
+namespace {
+/// The window, or an error saying why the op has none.
+FailureOr<Window> windowOf(linalg::GenericOp op, const KernelInfo &info) {
+  if (std::optional<Window> w = slidingWindow(op, info))
+    return *w;
+  if (info.windows.size() != 2 || info.windows[0].operand != info.windows[1].operand ||
+      info.windows[0].result == info.windows[1].result)
+    return op.emitError("convert-linalg-to-dfg: a sliding window must slide one input over "
+                        "exactly two axes (2-D convolution or pooling); this one has ")
+           << info.windows.size() << " sliding axes";
+  AffineMap map = op.getIndexingMapsArray()[info.windows[0].operand];
+  return op.emitError("convert-linalg-to-dfg: the windowed input is read at ")
+         << AffineMapAttr::get(map) << "; only its two sliding axes may be compound expressions";
 }
 
 int64_t effective(const WindowAccess &a, ArrayRef<int64_t> trips) {
