@@ -56,17 +56,22 @@ struct Lockstep {
 
   bool same(Value v) { return a.lookupOrDefault(v) == bm.lookupOrDefault(v); }
 
+  /// What each copy must do itself: a stream access or a store.
+  static bool isEffect(Operation *op) { return isa<dfg::PushOp, dfg::PullOp, memref::StoreOp>(op); }
+
+  /// Whether `op` or an op in its regions satisfies `pred`.
+  static bool any(Operation *op, llvm::function_ref<bool(Operation *)> pred) {
+    return op
+        ->walk([&](Operation *inner) { return pred(inner) ? WalkResult::interrupt() : WalkResult::advance(); })
+        .wasInterrupted();
+  }
+
   /// Whether `op` (its regions included) computes different values in the
   /// two copies or has effects each copy must have.
   bool varies(Operation *op) {
-    return op
-        ->walk([&](Operation *inner) {
-          if (isa<dfg::PushOp, dfg::PullOp, memref::StoreOp>(inner) ||
-              llvm::any_of(inner->getOperands(), [&](Value o) { return !same(o); }))
-            return WalkResult::interrupt();
-          return WalkResult::advance();
-        })
-        .wasInterrupted();
+    return any(op, [&](Operation *inner) {
+      return isEffect(inner) || llvm::any_of(inner->getOperands(), [&](Value o) { return !same(o); });
+    });
   }
 
   Value constant(Location loc, Type t, int64_t v) {
@@ -131,14 +136,7 @@ struct Lockstep {
     return failure();
   }
 
-  static bool hasEffects(Operation *op) {
-    return op
-        ->walk([](Operation *inner) {
-          return isa<dfg::PullOp, dfg::PushOp, memref::StoreOp>(inner) ? WalkResult::interrupt()
-                                                                       : WalkResult::advance();
-        })
-        .wasInterrupted();
-  }
+  static bool hasEffects(Operation *op) { return any(op, isEffect); }
 
   /// A loop or branch that pulls and stores (the next input row of a
   /// matmul-like nest, filled while this one is computed): copy A's, then
