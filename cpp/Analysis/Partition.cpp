@@ -168,8 +168,7 @@ PartitionChoice choosePartition(const Buffer &buf, ArrayRef<Access> accesses, in
       c.factors[dims[i]] = options[i][pick[i]];
       c.banks *= options[i][pick[i]];
     }
-    if (c.banks >= needed)
-      combos.push_back(std::move(c));
+    combos.push_back(std::move(c));
     size_t i = dims.size();
     while (i > 0 && ++pick[i - 1] == options[i - 1].size())
       pick[--i] = 0;
@@ -182,19 +181,29 @@ PartitionChoice choosePartition(const Buffer &buf, ArrayRef<Access> accesses, in
     return std::lexicographical_compare(b.factors.rbegin(), b.factors.rend(), a.factors.rbegin(),
                                         a.factors.rend());
   });
+  // Fewer banks than accesses over ports cannot serve them; when no
+  // combination has enough, the most banks come first.
+  if (llvm::any_of(combos, [&](const Combo &c) { return c.banks >= needed; }))
+    llvm::erase_if(combos, [&](const Combo &c) { return c.banks < needed; });
+  else
+    std::reverse(combos.begin(), combos.end());
   PartitionChoice best = choice;
+  int64_t bestBanks = fixedBanks;
   constexpr size_t kMaxTried = 512;
   for (size_t i = 0; i < combos.size() && i < kMaxTried; ++i) {
     const Combo &c = combos[i];
     if (words(c.factors) <= 1) {
-      best = {c.factors, 0, true};
-      return best;
+      if (buf.elements * buf.width <= registerBits)
+        return {c.factors, 0, true};
+      continue;
     }
     int64_t worst = busiestBank(accesses, buf.shape, c.factors);
     if (worst <= perBank)
       return {c.factors, worst, false};
-    if (worst < best.worst)
+    if (worst < best.worst || (worst == best.worst && c.banks < bestBanks)) {
       best = {c.factors, worst, false};
+      bestBanks = c.banks;
+    }
   }
   if (buf.elements * buf.width <= registerBits) {
     SmallVector<int64_t> all(buf.shape.begin(), buf.shape.end());

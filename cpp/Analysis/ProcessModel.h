@@ -321,6 +321,8 @@ public:
   Residues residues;
   llvm::DenseMap<Value, int64_t> arrival, carry;
   std::set<std::vector<int64_t>> loadKeys;
+  /// Buffer and exact indices of the loads met in this iteration, all copies.
+  std::set<std::vector<int64_t>> sharedLoads;
   llvm::DenseMap<Value, int64_t> opaque; // unknown index values -> key id
   int64_t maxArrival = 0;
   std::optional<int64_t> firstEvent;     // arrival of the first push / sink store

@@ -327,7 +327,15 @@ void Walker::access(Operation *op, Value memref, ValueRange indices, bool isLoad
     Access a;
     for (Value v : indices)
       a.index.push_back(residueOf(v, known, residues, /*index=*/true).value_or(std::make_pair(0, -1)));
-    c.accesses[bi].push_back(std::move(a));
+    // A load of an address every copy reads (a row buffer read by each
+    // output of an unrolled loop) is one read once unrolled: Vitis merges
+    // them.
+    bool exact = llvm::all_of(a.index, [](auto r) { return r.second == 0; });
+    std::vector<int64_t> key{int64_t(bi)};
+    for (auto r : a.index)
+      key.push_back(r.first);
+    if (!isLoad || !exact || sharedLoads.insert(std::move(key)).second)
+      c.accesses[bi].push_back(std::move(a));
   }
   // Banks reached: a known index in a partitioned dim picks one, an unknown
   // one reaches all of that dim (a multiplexer over the banks).

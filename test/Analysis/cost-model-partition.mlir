@@ -4,7 +4,7 @@
 // access whose bank varies reaches every bank of that dim (Vitis multiplexes
 // it), as do the writes or reads of a transposing buffer along the dim the
 // other side varies.
-// RUN: ming-opt %s --pass-pipeline='builtin.module(ming-test-cost-model{auto-partition=1 overrides=small.L0.unroll=8,small.arg0.lanes=8,small.arg1.lanes=8,split.L0.unroll=8,split.arg0.lanes=8,split.arg1.lanes=8,large.L0.unroll=16,large.arg0.lanes=16,large.arg1.lanes=16})' 2>&1 \
+// RUN: ming-opt %s --pass-pipeline='builtin.module(ming-test-cost-model{auto-partition=1 overrides=small.L0.unroll=8,small.arg0.lanes=8,small.arg1.lanes=8,split.L0.unroll=8,split.arg0.lanes=8,split.arg1.lanes=8,large.L0.unroll=16,large.arg0.lanes=16,large.arg1.lanes=16,shared.L1.unroll=4,shared.arg1.lanes=4})' 2>&1 \
 // RUN:   | FileCheck %s
 
 module {
@@ -59,6 +59,34 @@ module {
       %b = arith.remui %i, %c256 : index
       %v = memref.load %buf[%a, %b] : memref<8x256xi32>
       dfg.push %v, %out : !dfg.out<i32>
+    } {ming.loop = #ming.loop<ii = 1>}
+  }
+
+  // A row buffer every output reads whole: 4 copies of the output loop each
+  // read x[0..15], the same 16 addresses, which Vitis reads once an
+  // iteration. 16 reads on 2 ports a bank: 8 banks of 2 words (not the 32
+  // that 64 separate reads would ask).
+  // CHECK-LABEL: remark: L1: trip=8 unroll=4 pipelined ii=1 (request)
+  // CHECK: remark: buffer 16x32b banks=8 words=2 lutram bram18k=0
+  // CHECK: remark: process @shared:
+  dfg.process @shared(%in: !dfg.in<i32>, %out: !dfg.out<i32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %z = arith.constant 0 : i32
+    %x = memref.alloca() : memref<16xi32>
+    scf.for %k = %c0 to %c16 step %c1 {
+      %v = dfg.pull %in : !dfg.in<i32>
+      memref.store %v, %x[%k] : memref<16xi32>
+    } {ming.loop = #ming.loop<ii = 1>}
+    scf.for %j = %c0 to %c8 step %c1 {
+      %s = scf.for %k = %c0 to %c16 step %c1 iter_args(%a = %z) -> (i32) {
+        %v = memref.load %x[%k] : memref<16xi32>
+        %t = arith.addi %a, %v : i32
+        scf.yield %t : i32
+      }
+      dfg.push %s, %out : !dfg.out<i32>
     } {ming.loop = #ming.loop<ii = 1>}
   }
 
