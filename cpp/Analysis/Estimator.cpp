@@ -142,8 +142,27 @@ ProcessCost ProcessModel::run() {
                         : result.tail;
         int64_t fill = 0, fillAt = 0;
         Known k5;
-        if (!anyPush.empty() &&
-            fillBeforeFirstPush(process.getBody().front(), k5, 0, anyPush, fill, fillAt)) {
+        // The search's way is the same for every configuration: found once
+        // per port, then only timed.
+        const FillPath *path = nullptr;
+        if (cache)
+          if (auto it = cache->fills.find(eventSet); it != cache->fills.end())
+            path = &it->second;
+        bool met = false;
+        if (path) {
+          met = path->met;
+          fill = path->count;
+          if (met && !path->steps.empty())
+            fillAt = fillTimeAlong(process.getBody().front(), path->steps, 0, k5, 0);
+        } else if (!anyPush.empty()) {
+          int64_t budget = enumBudget;
+          fillStack.clear();
+          fillLast.clear();
+          met = fillBeforeFirstPush(process.getBody().front(), k5, 0, anyPush, fill, fillAt);
+          if (cache && enumBudget >= 0 && budget >= 0)
+            cache->fills[eventSet] = FillPath{met, fill, fillLast};
+        }
+        if (met) {
           result.fillElements.push_back(fill);
           result.fillTime.push_back(fillAt);
         } else {

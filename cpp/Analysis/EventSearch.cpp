@@ -779,6 +779,8 @@ bool ProcessModel::fillBeforeFirstPush(Block &block, Known &known, int64_t t,
     if (isa<dfg::PullOp>(op)) {
       count += 1;
       last = slot ? *slot : t;
+      fillLast = fillStack;
+      fillLast.push_back({&op, 0});
       continue;
     }
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
@@ -805,7 +807,9 @@ bool ProcessModel::fillBeforeFirstPush(Block &block, Known &known, int64_t t,
           at = t + j * ii + k * ii / r.unroll;
         else if (!slot)
           from = seqStarts.empty() ? t + j * body + k * copy : seqStarts[n];
+        fillStack.push_back({loop, n});
         met = fillBeforeFirstPush(*loop.getBody(), known, from, pushes, count, last, at);
+        fillStack.pop_back();
       }
       known.erase(iv);
       if (met)
@@ -814,13 +818,66 @@ bool ProcessModel::fillBeforeFirstPush(Block &block, Known &known, int64_t t,
       continue;
     }
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      if (Block *taken = takenBranch(ifOp, known))
-        if (fillBeforeFirstPush(*taken, known, t, pushes, count, last, slot))
+      if (Block *taken = takenBranch(ifOp, known)) {
+        fillStack.push_back({ifOp, taken == &ifOp.getThenRegion().front() ? 0 : 1});
+        bool met = fillBeforeFirstPush(*taken, known, t, pushes, count, last, slot);
+        fillStack.pop_back();
+        if (met)
           return true;
+      }
       t += opCycles.lookup(ifOp);
     }
   }
   return false;
+}
+
+int64_t ProcessModel::fillTimeAlong(Block &block, ArrayRef<std::pair<Operation *, int64_t>> path,
+                                    size_t i, Known &known, int64_t t, std::optional<int64_t> slot) {
+  if (i >= path.size())
+    return slot ? *slot : t;
+  for (Operation &op : block.without_terminator()) {
+    if (&op != path[i].first) {
+      // Every loop and branch before the way on runs whole first, as in
+      // the search.
+      if (isa<scf::ForOp, scf::IfOp>(op))
+        t += opCycles.lookup(&op);
+      continue;
+    }
+    if (isa<dfg::PullOp>(op))
+      return slot ? *slot : t;
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      const ResolvedLoop &r = resolved[loop];
+      Bounds b = r.bounds;
+      int64_t n = path[i].second;
+      int64_t j = n / r.unroll, k = n % r.unroll;
+      std::optional<int64_t> at = slot;
+      int64_t from = t;
+      if (!slot) {
+        const LoopCost &lc = result.loops[r.id];
+        if (r.pipelined) {
+          at = t + j * lc.ii + k * lc.ii / r.unroll;
+        } else {
+          std::vector<int64_t> seqStarts;
+          if (unevenLoop(loop))
+            seqStarts = iterationStarts(loop, known, t);
+          int64_t body = lc.iterCycles;
+          int64_t copy = lc.flatIters ? body : (body - (hasLoop(*loop.getBody()) ? 1 : 0)) / r.unroll;
+          from = seqStarts.empty() ? t + j * body + k * copy : seqStarts[n];
+        }
+      }
+      Value iv = loop.getInductionVar();
+      known[iv] = b.lb + n * b.step;
+      int64_t time = fillTimeAlong(*loop.getBody(), path, i + 1, known, from, at);
+      known.erase(iv);
+      return time;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      Region &side = path[i].second == 0 ? ifOp.getThenRegion() : ifOp.getElseRegion();
+      return fillTimeAlong(side.front(), path, i + 1, known, t, slot);
+    }
+    break;
+  }
+  return slot ? *slot : t;
 }
 
 } // namespace ming::cost

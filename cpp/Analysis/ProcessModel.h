@@ -200,8 +200,21 @@ struct SlotTiming {
   std::optional<int64_t> firstEvent;
 };
 
+/// Where the search for the fill before a process's first push ended: the
+/// elements pulled, and the way to the last of those pulls (each loop with
+/// its iteration, each scf.if with its side, the pull last). Both follow from
+/// program order alone, so every configuration shares them; only the time
+/// of that pull is each configuration's own (ProcessModel::fillTimeAlong).
+struct FillPath {
+  bool met = false;
+  int64_t count = 0;
+  std::vector<std::pair<Operation *, int64_t>> steps;
+};
+
 struct WalkCache {
   std::map<std::pair<Operation *, int64_t>, WalkSummary> walks;
+  /// By the port searched (ProcessModel::eventSet).
+  std::map<int64_t, FillPath> fills;
   /// By loop, unroll and II.
   std::map<std::tuple<Operation *, int64_t, int64_t>, SlotTiming> timings;
   llvm::DenseMap<Operation *, double> ifProbability;
@@ -266,6 +279,10 @@ private:
   bool burstAfterLastPull(Block &block, Known &known, int64_t t,
                           const llvm::DenseSet<Operation *> &pushes, int64_t &count,
                           std::optional<int64_t> &first, std::optional<int64_t> slot = {});
+  /// The time of the last pull of `path` (from its step `i` on) under this
+  /// configuration: fillBeforeFirstPush's clock, walked along the path only.
+  int64_t fillTimeAlong(Block &block, ArrayRef<std::pair<Operation *, int64_t>> path, size_t i,
+                        Known &known, int64_t t, std::optional<int64_t> slot = {});
   bool fillBeforeFirstPush(Block &block, Known &known, int64_t t,
                            const llvm::DenseSet<Operation *> &pushes, int64_t &count, int64_t &last,
                            std::optional<int64_t> slot = {});
@@ -304,6 +321,9 @@ private:
   std::map<std::string, unsigned> globalBuffer;
   std::map<std::string, std::pair<int64_t, int64_t>> sequentialOps; // shared FSM operators
   int64_t enumBudget = kEnumBudget;
+  /// fillBeforeFirstPush: the loops and branches it is in, and the way to
+  /// the last pull it met.
+  std::vector<std::pair<Operation *, int64_t>> fillStack, fillLast;
 };
 
 /// Walks straight-line code, unrolling every loop it meets (inside a pipeline)
