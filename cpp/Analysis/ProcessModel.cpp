@@ -242,10 +242,6 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
     int64_t words = ceilDiv(buf.elements, buf.irBanks);
     int64_t worst = counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
     int64_t ii = words <= 1 ? 0 : ceilDiv(worst, options.target->memPorts);
-    // A buffer the DSE partitioned (#ming.partition cyclic, written from this
-    // same computation) counts as partitioned when the IR is estimated as is.
-    // Banks enough for the requested II, not for II 1: at II k a bank serves
-    // 2k accesses per iteration.
     // The DSE partitions it (or did, #ming.partition cyclic, when the IR is
     // estimated as is): the fewest banks for the requested II, from where
     // each unrolled access falls. At II k a bank serves k times its ports.
