@@ -1,13 +1,16 @@
-//! FIFO minimisation: every channel shrunk to the least
-//! depth that keeps the simulated cycles within 1% of a run with unbounded
-//! FIFOs. The unbounded run's peak occupancy is a depth that changes nothing
-//! (a FIFO never blocks below its peak); the DSE's depth, when the design with
-//! the DSE's depths already meets the bound, is another. The search starts at
-//! the smaller of the two and binary-searches each channel down to
-//! `MIN_DEPTH`, the widest channels (most bits per word) first, each search
-//! keeping the depths already found. Every accepted depth is checked by a
-//! simulation of the whole design with the depths so far, so the final set is
-//! one that was simulated.
+//! FIFO minimisation: every channel shrunk to the cheapest depth that keeps
+//! the simulated cycles within 1% of a run with unbounded FIFOs. The
+//! unbounded run's peak occupancy is a depth that changes nothing (a FIFO
+//! never blocks below its peak); the DSE's depth, when the design with the
+//! DSE's depths already meets the bound, is another. The search starts at
+//! the smaller of the two and, channel by channel (the widest, most bits
+//! per word, first, each search keeping the depths already found),
+//! binary-searches the depths where the FIFO gets cheaper: the deepest of
+//! each cheaper cost class (fewer BRAM18Ks; fewer 32-deep shift registers
+//! per bit; registers at `MIN_DEPTH`). A depth between two of those costs
+//! what the deeper one costs, so simulating it would buy nothing. Every
+//! accepted depth is checked by a simulation of the whole design with the
+//! depths so far, so the final set is one that was simulated.
 use super::engine::{simulate, Design, Outcome};
 
 /// Slack over the unbounded run, in parts per hundred.
@@ -34,9 +37,46 @@ pub struct Minimized {
 #[derive(Debug, Clone)]
 pub struct Starved(pub Outcome);
 
-/// Least depths for `design`, whose own depths ran as `given`; `bits[c]`
-/// (bits per word of channel c) orders the search, widest first.
-pub fn minimize(design: &Design, given: &Outcome, bits: &[u64]) -> Result<Minimized, Starved> {
+/// What a FIFO of `depth` words of `bits` bits costs per lane, as an order:
+/// BRAM18Ks (fifo_bram18k), else shift registers of 32 words per bit, and
+/// nothing at `MIN_DEPTH` or less (registers).
+fn cost_class(depth: u64, bits: u64) -> (u64, u64) {
+    match fifo_bram18k(1, depth, bits) {
+        0 if depth <= MIN_DEPTH => (0, 0),
+        0 => (0, depth.div_ceil(32)),
+        bram => (bram, 0),
+    }
+}
+
+/// The depths worth trying for a FIFO now `depth` deep, ascending: the
+/// deepest of each cost class cheaper than `depth`'s, then `depth`.
+fn class_depths(depth: u64, bits: u64) -> Vec<u64> {
+    let mut out = vec![depth];
+    let mut d = depth;
+    while d > MIN_DEPTH && cost_class(d, bits) != (0, 0) {
+        // The largest depth below d in a cheaper class (classes grow with
+        // the depth): MIN_DEPTH is in the cheapest.
+        let class = cost_class(d, bits);
+        let (mut lo, mut hi) = (MIN_DEPTH, d - 1);
+        while lo < hi {
+            let mid = hi - (hi - lo) / 2;
+            if cost_class(mid, bits) < class {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        out.push(lo);
+        d = lo;
+    }
+    out.reverse();
+    out
+}
+
+/// Least depths for `design`, whose own depths ran as `given`; `lanes[c]`
+/// and `bits[c]` (lanes and bits per element of channel c) price the
+/// depths and order the search, widest words first.
+pub fn minimize(design: &Design, given: &Outcome, lanes: &[u64], bits: &[u64]) -> Result<Minimized, Starved> {
     let mut d = design.clone();
     for c in &mut d.channels {
         c.depth = None;
@@ -73,15 +113,18 @@ pub fn minimize(design: &Design, given: &Outcome, bits: &[u64]) -> Result<Minimi
             }
         }
     }
+    let bits_of = |c: usize| bits.get(c).copied().unwrap_or(32);
     let mut order: Vec<usize> = (0..depths.len()).collect();
-    order.sort_by_key(|&c| std::cmp::Reverse(bits.get(c).copied().unwrap_or(0) * depths[c]));
+    order.sort_by_key(|&c| std::cmp::Reverse(lanes.get(c).copied().unwrap_or(1) * bits_of(c) * depths[c]));
     let channels = order.len();
     for (done, c) in order.into_iter().enumerate() {
         crate::progress::detail(&format!("FIFO minimisation, channel {} of {channels}, {simulations} simulations", done + 1));
-        let (mut lo, mut hi) = (MIN_DEPTH, depths[c]);
+        // tries[hi] keeps the bound (the depth it has); the least that does.
+        let tries = class_depths(depths[c], bits_of(c));
+        let (mut lo, mut hi) = (0, tries.len() - 1);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            d.channels[c].depth = Some(mid);
+            d.channels[c].depth = Some(tries[mid]);
             let o = simulate(&d);
             simulations += 1;
             if ok(&o) {
@@ -90,8 +133,8 @@ pub fn minimize(design: &Design, given: &Outcome, bits: &[u64]) -> Result<Minimi
                 lo = mid + 1;
             }
         }
-        depths[c] = hi;
-        d.channels[c].depth = Some(hi);
+        depths[c] = tries[hi];
+        d.channels[c].depth = Some(tries[hi]);
     }
     // The accepted runs each had the depths of their time; one last run gives
     // the figures of the final set.
@@ -148,5 +191,22 @@ mod tests {
         assert_eq!(element_bits("i8"), Some(8));
         assert_eq!(element_bits("f32"), Some(32));
         assert_eq!(element_bits("vector<4xf32>"), None);
+    }
+
+    #[test]
+    fn only_cheaper_depths_are_tried() {
+        // 8 bits: shift registers up to 128 words (1024 bits), then BRAM.
+        assert_eq!(class_depths(2, 8), vec![2]);
+        assert_eq!(class_depths(20, 8), vec![2, 20]);
+        assert_eq!(class_depths(100, 8), vec![2, 32, 64, 96, 100]);
+        // 32 bits x 2185 words: 5 BRAM18K; 4 hold 2048 (1024 x 18 bits x 2
+        // wide, twice), 2 hold 1024 (512 x 36), 1024 bits and below none.
+        let tries = class_depths(2185, 32);
+        assert_eq!(tries.first(), Some(&2));
+        assert_eq!(tries.last(), Some(&2185));
+        for w in tries.windows(2) {
+            assert!(cost_class(w[0], 32) < cost_class(w[1], 32), "{w:?}");
+            assert!(cost_class(w[0] + 1, 32) > cost_class(w[0], 32) || w[0] + 1 == w[1], "{w:?} is not the deepest of its class");
+        }
     }
 }

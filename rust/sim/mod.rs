@@ -191,7 +191,9 @@ pub fn run(module: &Module, minimize: bool) -> Result<Summary, SimError> {
     let mut summary_min = None;
     let mut unbounded_peaks = None;
     if minimize && at_dse.deadlock.is_none() {
-        match minimize::minimize(&design, &at_dse, &word_bits) {
+        let lanes: Vec<u64> = g.channels.iter().map(|c| c.lanes).collect();
+        let elem_bits: Vec<u64> = bits.iter().map(|b| b.unwrap_or(32)).collect();
+        match minimize::minimize(&design, &at_dse, &lanes, &elem_bits) {
             Ok(m) => {
                 let fifo_bits = |depths: &[u64]| depths.iter().zip(&word_bits).map(|(d, b)| d * b).sum::<u64>();
                 let bram = |depths: &[u64]| {
