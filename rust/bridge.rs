@@ -90,6 +90,7 @@ pub mod ffi {
         edges: Vec<DseEdge>,
         fifo_bram18k: i64,
         seconds: f64,
+        reused: u32,
     }
 
     struct DseNodeEstimate {

@@ -427,6 +427,7 @@ fn flow_request(cli: &Cli, stop: crate::flow::Stop, dse: bool) -> Result<crate::
         target,
         dse: if dse { Some(settings) } else { None },
         minimize_fifos: !cli.no_fifo_minimize,
+        single_thread: cli.disable_threading,
         stop,
     })
 }

@@ -50,6 +50,9 @@ pub struct Request {
     pub dse: Option<dse::Settings>,
     /// Shrink the FIFOs to the least depths the simulator finds (else keep the DSE's).
     pub minimize_fifos: bool,
+    /// Run MLIR's parallel work (the DSE's enumeration) on one thread
+    /// (--mlir-disable-threading).
+    pub single_thread: bool,
     pub stop: Stop,
 }
 
@@ -164,6 +167,9 @@ pub fn parse_imported<'c>(context: &'c melior::Context, imported: &Imported) -> 
 
 fn flow_from(request: &Request, imported: &Imported) -> Result<(), FlowError> {
     let context = crate::mlir::context();
+    if request.single_thread {
+        context.enable_multi_threading(false);
+    }
     crate::mlir::print_diagnostics(&context);
     crate::progress::stage("lowering");
     let mut module = parse_imported(&context, imported)?;

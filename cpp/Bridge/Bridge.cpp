@@ -79,6 +79,7 @@ static DseProblem convert(const dse::Problem &p) {
   out.graph = p.graph;
   out.fifo_bram18k = p.fifoBram18k;
   out.seconds = p.seconds;
+  out.reused = p.reused;
   for (const dse::Node &n : p.nodes) {
     DseNode node;
     node.process = n.process;

@@ -370,10 +370,9 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
   return kept;
 }
 
-/// The packed process is a copy beside the original (so that its ROMs
-/// resolve), estimated and erased; apply packs the original the same way.
-std::vector<Point> packedCandidates(dfg::ProcessOp process, const Options &options,
-                                    const CostOptions &cost) {
+/// The packed process is a copy beside the original, so that its ROMs
+/// resolve; apply packs the original the same way.
+dfg::ProcessOp packedCopy(dfg::ProcessOp process, const Options &options) {
   if (!options.packInt8 ||
       !process.getBody().walk([](arith::MulIOp) { return WalkResult::interrupt(); }).wasInterrupted())
     return {};
@@ -381,18 +380,18 @@ std::vector<Point> packedCandidates(dfg::ProcessOp process, const Options &optio
   b.setInsertionPointAfter(process);
   auto copy = cast<dfg::ProcessOp>(b.clone(*process));
   copy.setSymName(("__ming_packed_" + process.getSymName()).str());
-  std::vector<Point> out;
   if (pack::packProcess(copy))
-    out = offeredCandidates(copy, options, cost);
+    return copy;
   copy.erase();
-  for (Point &p : out) {
-    p.pack = true;
-    // The loops of the estimate belong to the erased copy.
+  return {};
+}
+
+void detach(std::vector<Point> &points) {
+  for (Point &p : points) {
     for (LoopCost &lc : p.cost.loops)
       lc.loop = nullptr;
     p.cost.buffers.clear();
   }
-  return out;
 }
 
 } // namespace ming::dse

@@ -9,6 +9,8 @@
 #include "ming/Dfg/Dfg.h"
 #include "ming/Directives/Directives.h"
 
+#include <map>
+#include <string>
 #include <vector>
 
 namespace ming::dse {
@@ -32,10 +34,24 @@ int64_t portLanes(mlir::Type t);
 std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &options,
                                      const cost::CostOptions &cost);
 
-/// The candidates of `process` after int8 packing, enumerated as
-/// offeredCandidates does on a packed copy (none when nothing packs).
-std::vector<Point> packedCandidates(dfg::ProcessOp process, const Options &options,
-                                    const cost::CostOptions &cost);
+/// A copy of `process` beside it with its int8 multiplies packed two per
+/// DSP, whose offeredCandidates are the packed candidates (the caller
+/// erases it); null when packing is off or nothing packs.
+dfg::ProcessOp packedCopy(dfg::ProcessOp process, const Options &options);
+
+/// Drops what points into the IR the points were estimated on (loops,
+/// buffers), so they can serve another process: apply estimates the chosen
+/// point again on its own process.
+void detach(std::vector<Point> &points);
+
+/// The candidates (offered and packed, detached) of each of `processes`,
+/// by process name (Enumerate.cpp): one enumeration per structure, the
+/// structures in parallel. `reused` counts the processes that took the
+/// candidates of an earlier one of the same structure.
+std::map<std::string, std::vector<Point>> candidatesOnce(mlir::ArrayRef<dfg::ProcessOp> processes,
+                                                        const Options &options,
+                                                        const cost::CostOptions &cost,
+                                                        unsigned &reused);
 
 /// Writes `cfg` (whose estimate is `c`) into `process`: loop directives and
 /// the cyclic partitioning the model assumed (Apply.cpp).

@@ -281,6 +281,13 @@ std::unique_ptr<Session> Session::open(void *moduleOp, const Options &options,
   impl->graph = *graph;
   Problem &out = impl->problem;
   out.graph = graph->getSymName().str();
+  SmallVector<dfg::ProcessOp> once;
+  for (dfg::ProcessOp process : insts->processes)
+    if (insts->count[process.getSymName().str()] == 1)
+      once.push_back(process);
+  unsigned reused = 0;
+  std::map<std::string, std::vector<Point>> byName =
+      candidatesOnce(once, options, costOptions, reused);
   // Channel end -> (node, index among the node's stream inputs/outputs).
   llvm::DenseMap<Value, std::pair<unsigned, unsigned>> ends;
   std::map<std::string, unsigned> firstNode;
@@ -302,12 +309,8 @@ std::unique_ptr<Session> Session::open(void *moduleOp, const Options &options,
     if (auto seen = firstNode.find(node.process); seen != firstNode.end()) {
       list = impl->points[seen->second];
     } else {
-      if (insts->count[node.process] == 1) {
-        list = offeredCandidates(process, options, costOptions);
-        std::vector<Point> packed = packedCandidates(process, options, costOptions);
-        list.insert(list.end(), std::make_move_iterator(packed.begin()),
-                    std::make_move_iterator(packed.end()));
-      }
+      if (insts->count[node.process] == 1)
+        list = std::move(byName[node.process]);
       // Shared processes, and processes no candidate fits: as they are.
       if (list.empty())
         list.push_back({cost::ProcessConfig{}, cost::estimate(process, {}, costOptions)});
@@ -371,6 +374,7 @@ std::unique_ptr<Session> Session::open(void *moduleOp, const Options &options,
   }
   impl->insts = std::move(*insts);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.reused = reused;
   return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
 

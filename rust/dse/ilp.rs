@@ -16,6 +16,7 @@
 //! Choosing among enumerated candidates keeps the model linear, so HiGHS
 //! proves optimality over the whole choice space.
 
+use super::prune::{latency, prune, Shape};
 use crate::bridge::ffi::{DseCandidate, DseProblem};
 use highs::{HighsModelStatus, RowProblem, Sense};
 use std::fmt;
@@ -254,9 +255,11 @@ pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -
     }
     let start = Instant::now();
     let limits = (Some(problem.dsp_limit), Some(problem.bram_limit));
+    let shape = Shape::of(problem.graph);
     // On a large network HiGHS can spend minutes before its first feasible
-    // point; start it from one found without a solver (dse::start). Small
-    // graphs solve at once without it.
+    // point; start it from one found without a solver (dse::start), and drop
+    // the candidates that design proves useless (dse::prune). Small graphs
+    // solve at once without either.
     let mut first = None;
     if problem.graph.nodes.len() >= START_NODES {
         first = super::start::feasible(problem);
@@ -265,17 +268,21 @@ pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -
             None => log::info!("DSE: no starting design found; the ILP starts from nothing"),
         }
     }
-    match run(problem, Goal::Latency(objective), limits, time_limit, first.as_deref())? {
+    let solved = match &first {
+        Some(first) => solve_pruned(problem, &shape, objective, time_limit, first)?,
+        None => run(problem, &shape, Goal::Latency(objective), limits, time_limit, None)?,
+    };
+    match solved {
         Some((choice, value, status)) => Ok(Solution { choice, objective: value, status, seconds: start.elapsed().as_secs_f64() }),
         None => {
             // Name the limits that would work: the least DSP of a choice
             // within the BRAM limit (of any choice when none is), and the
             // least BRAM within the DSP limit (likewise).
             let min = |goal, other: (Option<f64>, Option<f64>)| -> Result<f64, DseError> {
-                if let Some((_, v, _)) = run(problem, goal, other, time_limit, None)? {
+                if let Some((_, v, _)) = run(problem, &shape, goal, other, time_limit, None)? {
                     return Ok(v.round());
                 }
-                match run(problem, goal, (None, None), time_limit, None)? {
+                match run(problem, &shape, goal, (None, None), time_limit, None)? {
                     Some((_, v, _)) => Ok(v.round()),
                     None => Err(DseError::Solver("lanes cannot agree on every channel".into())),
                 }
@@ -288,11 +295,38 @@ pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -
     }
 }
 
+/// The latency solve from the feasible design `first`, over the candidates
+/// it does not rule out (dse::prune); the choice in the full problem's
+/// indices.
+fn solve_pruned(
+    problem: &Problem,
+    shape: &Shape,
+    objective: Objective,
+    time_limit: Option<f64>,
+    first: &[usize],
+) -> Result<Option<(Vec<usize>, f64, String)>, DseError> {
+    let limits = (Some(problem.dsp_limit), Some(problem.bram_limit));
+    let pruned = latency(problem, shape, first, objective).and_then(|upper| prune(problem, shape, objective, upper, first));
+    let Some((graph, index)) = pruned else {
+        return run(problem, shape, Goal::Latency(objective), limits, time_limit, Some(first));
+    };
+    let before: usize = problem.graph.nodes.iter().map(|n| n.candidates.len()).sum();
+    let after: usize = graph.nodes.iter().map(|n| n.candidates.len()).sum();
+    log::info!("DSE: {after} of {before} candidates can beat the starting design; the ILP takes those");
+    let small = Problem { graph: &graph, ..*problem };
+    let start: Vec<usize> =
+        first.iter().zip(&index).map(|(&c, kept)| kept.iter().position(|&k| k == c).unwrap_or(0)).collect();
+    Ok(run(&small, shape, Goal::Latency(objective), limits, time_limit, Some(&start))?
+        .map(|(choice, value, status)| (choice.iter().zip(&index).map(|(&c, kept)| kept[c]).collect(), value, status)))
+}
+
 /// Builds and solves one program under the (DSP, BRAM) limits given: the
 /// choice, the goal's value (for a latency, without the tie-breaking
-/// weights) and the status. `None` means proven infeasible.
+/// weights) and the status. `None` means proven infeasible. `shape` holds
+/// the rows' figures of the full candidate lists.
 fn run(
     problem: &Problem,
+    shape: &Shape,
     goal: Goal,
     limits: (Option<f64>, Option<f64>),
     time_limit: Option<f64>,
@@ -371,7 +405,7 @@ fn run(
         // critical chain: the optimum is exactly the model's graph latency.
         let l = pb.add_column(1.0, 0..);
         latency = Some(next);
-        let reach = burst_reach(problem.graph);
+        let reach = &shape.reach;
         let a: Vec<_> = nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
         let fo: Vec<_> = nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
         let t: Vec<_> = nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
@@ -391,14 +425,14 @@ fn run(
             pb.add_row(0.., row(t[p], Some(a[p]), &|c| c.cycles - c.pre));
             pb.add_row(0.., [(l, 1.0), (t[p], -1.0)]);
         }
-        for e in edges {
+        for (k, e) in edges.iter().enumerate() {
             let (from, to) = (e.from as usize, e.to as usize);
             pb.add_row(0.., [(a[to], 1.0), (fo[from], -1.0)]);
             let mut finish = vec![(t[to], 1.0), (t[from], -1.0)];
             let port = e.to_port;
             finish.extend(chosen(to, &|c| tail_of(c, port)));
             pb.add_row(0.., finish);
-            if let Some(s) = fill_share(&nodes[to].candidates, port) {
+            if let Some(s) = shape.share[k] {
                 for (var, field) in [(fo[to], (|c: &DseCandidate| c.fill) as fn(&DseCandidate) -> i64), (t[to], |c| c.cycles)] {
                     let mut row = vec![(var, 1.0), (fo[from], -(1.0 - s)), (t[from], -s)];
                     row.extend(chosen(to, &|c| field(c) - fill_time(c, port)));
@@ -539,51 +573,16 @@ mod tests {
     }
 
     fn graph(nodes: Vec<DseNode>, edges: Vec<DseEdge>) -> DseProblem {
-        DseProblem { graph: "g".into(), nodes, edges, fifo_bram18k: 0, seconds: 0.0 }
+        DseProblem { graph: "g".into(), nodes, edges, fifo_bram18k: 0, seconds: 0.0, reused: 0 }
     }
 
     fn limits(graph: &DseProblem, dsp_limit: f64, bram_limit: f64) -> Problem<'_> {
         Problem { graph, dsp_limit, bram_limit, uram_limit: 0.0 }
     }
 
-    /// The graph latency of a given choice, computed directly: the recursion
-    /// of the cost model's estimateGraph, which the ILP's rows encode.
+    /// The graph latency of a given choice (dse::prune::latency).
     fn evaluate(problem: &Problem, choice: &[usize], objective: Objective) -> f64 {
-        let nodes = &problem.graph.nodes;
-        let cand = |p: usize| &nodes[p].candidates[choice[p]];
-        match objective {
-            Objective::Sum => (0..nodes.len()).map(|p| cand(p).cycles as f64).sum(),
-            Objective::Dataflow => {
-                let n = nodes.len();
-                // The graph is acyclic, so n rounds over the nodes reach the
-                // fixpoint in any order.
-                let reach = burst_reach(problem.graph);
-                let (mut a, mut fo, mut t) = (vec![0f64; n], vec![0f64; n], vec![0f64; n]);
-                for _ in 0..n {
-                    for p in 0..n {
-                        let c = cand(p);
-                        let into = problem.graph.edges.iter().filter(|e| e.to as usize == p);
-                        a[p] = into.clone().map(|e| fo[e.from as usize]).fold(0.0, f64::max);
-                        fo[p] = (c.fill as f64).max(a[p] + (c.fill - c.pre) as f64);
-                        t[p] = (c.cycles as f64).max(a[p] + (c.cycles - c.pre) as f64);
-                        for e in into {
-                            let q = e.from as usize;
-                            t[p] = t[p].max(t[q] + tail_of(c, e.to_port) as f64);
-                            for r in reach[p].get(e.to_port as usize).into_iter().flatten() {
-                                let lead = cand(r.origin).burst_lead[r.burst] as f64;
-                                t[p] = t[p].max(t[r.origin] - lead + burst_drain(c, e.to_port, r.elements) as f64);
-                            }
-                            if let Some(s) = fill_share(&nodes[p].candidates, e.to_port) {
-                                let at = fo[q] + s * (t[q] - fo[q]) - fill_time(c, e.to_port) as f64;
-                                fo[p] = fo[p].max(at + c.fill as f64);
-                                t[p] = t[p].max(at + c.cycles as f64);
-                            }
-                        }
-                    }
-                }
-                t.into_iter().fold(0.0, f64::max)
-            }
-        }
+        latency(problem, &Shape::of(problem.graph), choice, objective).expect("an acyclic graph")
     }
 
     /// Hand-computed recursion: a window (pre 40, tail 30) between a load
@@ -792,6 +791,17 @@ mod tests {
                         assert!((evaluate(&p, &s.choice, objective) - best).abs() < 1e-6);
                     }
                     (Err(DseError::Infeasible { .. }), None) => {}
+                    (Err(DseError::Solver(m)), None) if m.contains("lanes") => {}
+                    (got, want) => panic!("round {round}: {got:?} vs brute force {want:?}"),
+                }
+                // From a feasible start, over the candidates it leaves.
+                let Some(first) = super::super::start::feasible(&p) else { continue };
+                let shape = Shape::of(&g);
+                match (solve_pruned(&p, &shape, objective, None, &first), brute_force(&p, objective)) {
+                    (Ok(Some((choice, value, _))), Some(best)) => {
+                        let whole = if objective == Objective::Dataflow { whole_cycles(best) } else { best };
+                        assert_eq!(value, whole, "round {round}, pruned: {choice:?}");
+                    }
                     (Err(DseError::Solver(m)), None) if m.contains("lanes") => {}
                     (got, want) => panic!("round {round}: {got:?} vs brute force {want:?}"),
                 }

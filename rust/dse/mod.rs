@@ -4,6 +4,7 @@
 //! index per instance with HiGHS, and the session writes the choice back.
 //! The same solver serves the `ming-dse` pass (`solve_dse`).
 pub mod ilp;
+pub mod prune;
 pub mod start;
 
 use crate::bridge::ffi;
@@ -330,7 +331,13 @@ pub fn run(module: &Module, settings: &Settings, cost: &CostModel) -> Result<Out
         .map_err(|e| Failure::Other(e.what().to_string()))?;
     let p = ffi::dse_problem(&session);
     let count: usize = p.nodes.iter().map(|n| n.candidates.len()).sum();
-    log::info!("DSE: {} nodes, {count} candidates, {} edges ({:.3} s to enumerate)", p.nodes.len(), p.edges.len(), p.seconds);
+    log::info!(
+        "DSE: {} nodes, {count} candidates, {} edges ({:.3} s to enumerate; {} processes reuse the candidates of one of the same structure)",
+        p.nodes.len(),
+        p.edges.len(),
+        p.seconds,
+        p.reused
+    );
     if log::log_enabled!(log::Level::Trace) {
         for (i, n) in p.nodes.iter().enumerate() {
             for (k, c) in n.candidates.iter().enumerate() {
@@ -432,6 +439,7 @@ mod tests {
             edges: vec![ffi::DseEdge { from: 0, from_port: 0, to: 1, to_port: 0, channel: String::new() }],
             fifo_bram18k: 3,
             seconds: 0.0,
+            reused: 0,
         }
     }
 

@@ -276,6 +276,7 @@ mod tests {
             edges: vec![edge(2, 1), edge(1, 0)],
             fifo_bram18k: 0,
             seconds: 0.0,
+            reused: 0,
         }
     }
 
@@ -305,6 +306,7 @@ mod tests {
             edges: vec![edge(0, 1), edge(1, 2)],
             fifo_bram18k: 0,
             seconds: 0.0,
+            reused: 0,
         };
         let p = Problem { graph: &g, dsp_limit: 2.0, bram_limit: 0.0, uram_limit: 0.0 };
         assert_eq!(feasible(&p), Some(vec![1, 1, 1]));

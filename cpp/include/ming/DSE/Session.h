@@ -86,6 +86,9 @@ struct Problem {
   /// BRAM18K of the FIFOs as declared (depths do not depend on the choice).
   int64_t fifoBram18k = 0;
   double seconds = 0; // time spent enumerating
+  /// Processes that took the candidates of an earlier one of the same
+  /// structure instead of enumerating their own.
+  unsigned reused = 0;
 };
 
 struct NodeEstimate {

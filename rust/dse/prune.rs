@@ -1,0 +1,247 @@
+//! Candidates that cannot be in an optimal design, removed before the ILP.
+//!
+//! A feasible design (dse::start) of graph latency U bounds the optimum from
+//! above. The graph-latency recursion is monotone, so a candidate whose
+//! least possible latency, with every other node at its most favourable
+//! figures, is above U can never be chosen by an optimal solve: it goes. On
+//! a 50-layer network most slow configurations (one lane, small unrolls)
+//! fall under this, and HiGHS gets a program a fraction of the size with the
+//! same optimum.
+//!
+//! The rows the ILP builds from whole candidate lists (burst_reach,
+//! fill_share) are computed once on the full problem (`Shape`), so the
+//! pruned program is the same program restricted to fewer columns.
+use super::ilp::{burst_drain, burst_reach, fill_share, tail_of, Objective, Problem, Reach};
+use crate::bridge::ffi::{DseCandidate, DseProblem};
+
+/// What the ILP's rows take from a node's whole candidate list.
+pub(crate) struct Shape {
+    /// Per node and stream input port, the bursts that reach it.
+    pub reach: Vec<Vec<Vec<Reach>>>,
+    /// Per edge, the share of its producer's span before its consumer's fill
+    /// is in (ilp::fill_share).
+    pub share: Vec<Option<f64>>,
+}
+
+impl Shape {
+    pub fn of(g: &DseProblem) -> Shape {
+        let share = g.edges.iter().map(|e| fill_share(&g.nodes[e.to as usize].candidates, e.to_port)).collect();
+        Shape { reach: burst_reach(g), share }
+    }
+}
+
+fn fill_time(c: &DseCandidate, port: u32) -> f64 {
+    c.fill_time.get(port as usize).copied().unwrap_or(0) as f64
+}
+
+/// The nodes in an order where every edge goes forward (None on a cycle).
+fn topological(g: &DseProblem) -> Option<Vec<usize>> {
+    let n = g.nodes.len();
+    let mut indegree = vec![0usize; n];
+    for e in &g.edges {
+        indegree[e.to as usize] += 1;
+    }
+    let mut ready: Vec<usize> = (0..n).filter(|&v| indegree[v] == 0).collect();
+    let mut order = Vec::with_capacity(n);
+    while let Some(v) = ready.pop() {
+        order.push(v);
+        for e in g.edges.iter().filter(|e| e.from as usize == v) {
+            indegree[e.to as usize] -= 1;
+            if indegree[e.to as usize] == 0 {
+                ready.push(e.to as usize);
+            }
+        }
+    }
+    (order.len() == n).then_some(order)
+}
+
+/// The objective of a given choice, computed directly: for the dataflow
+/// objective the cost model's graph-latency recursion (estimateGraph), which
+/// the ILP's rows encode; None when the graph has a cycle.
+pub(crate) fn latency(problem: &Problem, shape: &Shape, choice: &[usize], objective: Objective) -> Option<f64> {
+    let g = problem.graph;
+    let cand = |p: usize| &g.nodes[p].candidates[choice[p]];
+    if objective == Objective::Sum {
+        return Some((0..g.nodes.len()).map(|p| cand(p).cycles as f64).sum());
+    }
+    let n = g.nodes.len();
+    let (mut a, mut fo, mut t) = (vec![0f64; n], vec![0f64; n], vec![0f64; n]);
+    for p in topological(g)? {
+        let c = cand(p);
+        let into: Vec<(usize, &crate::bridge::ffi::DseEdge)> =
+            g.edges.iter().enumerate().filter(|(_, e)| e.to as usize == p).collect();
+        a[p] = into.iter().map(|(_, e)| fo[e.from as usize]).fold(0.0, f64::max);
+        fo[p] = (c.fill as f64).max(a[p] + (c.fill - c.pre) as f64);
+        t[p] = (c.cycles as f64).max(a[p] + (c.cycles - c.pre) as f64);
+        for &(k, e) in &into {
+            let q = e.from as usize;
+            t[p] = t[p].max(t[q] + tail_of(c, e.to_port) as f64);
+            for r in shape.reach[p].get(e.to_port as usize).into_iter().flatten() {
+                let lead = cand(r.origin).burst_lead[r.burst] as f64;
+                t[p] = t[p].max(t[r.origin] - lead + burst_drain(c, e.to_port, r.elements) as f64);
+            }
+            if let Some(s) = shape.share[k] {
+                let at = fo[q] + s * (t[q] - fo[q]) - fill_time(c, e.to_port);
+                fo[p] = fo[p].max(at + c.fill as f64);
+                t[p] = t[p].max(at + c.cycles as f64);
+            }
+        }
+    }
+    Some(t.into_iter().fold(0.0, f64::max))
+}
+
+/// The problem without the candidates that cannot reach an objective of
+/// `upper` or less, and per node the original index of each kept one.
+/// `keep` (a choice of value `upper`) survives in any case.
+pub(crate) fn prune(
+    problem: &Problem,
+    shape: &Shape,
+    objective: Objective,
+    upper: f64,
+    keep: &[usize],
+) -> Option<(DseProblem, Vec<Vec<usize>>)> {
+    let g = problem.graph;
+    let n = g.nodes.len();
+    // Margin: the ILP's tie-break weights stay below half a cycle, so a
+    // candidate a whole cycle above the bound can never win a tie.
+    let above = |lb: f64| lb > upper + 1.0;
+    let mut least: Vec<Vec<f64>> = Vec::with_capacity(n);
+    match objective {
+        Objective::Sum => {
+            let fastest: Vec<f64> =
+                g.nodes.iter().map(|nd| nd.candidates.iter().map(|c| c.cycles as f64).fold(f64::INFINITY, f64::min)).collect();
+            let all: f64 = fastest.iter().sum();
+            for (p, nd) in g.nodes.iter().enumerate() {
+                least.push(nd.candidates.iter().map(|c| all - fastest[p] + c.cycles as f64).collect());
+            }
+        }
+        Objective::Dataflow => {
+            let order = topological(g)?;
+            // Lower bounds of the recursion's variables over every choice:
+            // each row with the other nodes' least figures.
+            let (mut fo, mut t) = (vec![0f64; n], vec![0f64; n]);
+            let mut finish: Vec<Vec<f64>> = vec![Vec::new(); n];
+            for &p in &order {
+                let into: Vec<(usize, &crate::bridge::ffi::DseEdge)> =
+                    g.edges.iter().enumerate().filter(|(_, e)| e.to as usize == p).collect();
+                let a = into.iter().map(|(_, e)| fo[e.from as usize]).fold(0.0, f64::max);
+                let mut least_fo = f64::INFINITY;
+                for c in &g.nodes[p].candidates {
+                    let mut f = (c.fill as f64).max(a + (c.fill - c.pre) as f64);
+                    let mut tc = (c.cycles as f64).max(a + (c.cycles - c.pre) as f64);
+                    for &(k, e) in &into {
+                        let q = e.from as usize;
+                        tc = tc.max(t[q] + tail_of(c, e.to_port) as f64);
+                        if let Some(s) = shape.share[k] {
+                            let at = fo[q] + s * (t[q] - fo[q]) - fill_time(c, e.to_port);
+                            f = f.max(at + c.fill as f64);
+                            tc = tc.max(at + c.cycles as f64);
+                        }
+                    }
+                    least_fo = least_fo.min(f);
+                    finish[p].push(tc);
+                }
+                fo[p] = least_fo;
+                t[p] = finish[p].iter().copied().fold(f64::INFINITY, f64::min);
+            }
+            // What must still follow a node's finish: the least tail of each
+            // consumer, along the longest such chain to the end.
+            let mut after = vec![0f64; n];
+            for &p in order.iter().rev() {
+                for e in g.edges.iter().filter(|e| e.from as usize == p) {
+                    let q = e.to as usize;
+                    let tail = g.nodes[q].candidates.iter().map(|c| tail_of(c, e.to_port) as f64).fold(f64::INFINITY, f64::min);
+                    after[p] = after[p].max(tail.max(0.0) + after[q]);
+                }
+            }
+            for p in 0..n {
+                least.push(finish[p].iter().map(|tc| tc + after[p]).collect());
+            }
+        }
+    }
+    let mut index: Vec<Vec<usize>> =
+        (0..n).map(|p| (0..g.nodes[p].candidates.len()).filter(|&c| c == keep[p] || !above(least[p][c])).collect()).collect();
+    within_budget(problem, &mut index);
+    let mut pruned = g.clone();
+    for (node, kept) in pruned.nodes.iter_mut().zip(&index) {
+        node.candidates = kept.iter().map(|&c| node.candidates[c].clone()).collect();
+    }
+    Some((pruned, index))
+}
+
+/// Drops from `index` (kept candidates per node) those that break a limit
+/// even with every other node at its least use of that resource among its
+/// kept ones, until nothing more goes. The latency bound made those least
+/// uses large (a fast design needs DSPs everywhere), so this cuts deep.
+fn within_budget(problem: &Problem, index: &mut [Vec<usize>]) {
+    let nodes = &problem.graph.nodes;
+    let figures: [(fn(&DseCandidate) -> i64, f64); 3] =
+        [(|c| c.dsp, problem.dsp_limit), (|c| c.bram18k, problem.bram_limit), (|c| c.uram, problem.uram_limit)];
+    loop {
+        let mut changed = false;
+        for (figure, limit) in figures {
+            let least: Vec<i64> = index
+                .iter()
+                .zip(nodes)
+                .map(|(kept, node)| kept.iter().map(|&c| figure(&node.candidates[c])).min().unwrap_or(0))
+                .collect();
+            let slack = limit - least.iter().sum::<i64>() as f64;
+            for (p, kept) in index.iter_mut().enumerate() {
+                let before = kept.len();
+                kept.retain(|&c| (figure(&nodes[p].candidates[c]) - least[p]) as f64 <= slack);
+                changed |= kept.len() != before;
+            }
+        }
+        if !changed {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bridge::ffi::{DseEdge, DseNode};
+
+    fn cand(cycles: i64, dsp: i64) -> DseCandidate {
+        DseCandidate { cycles, dsp, lanes_in: vec![1], lanes_out: vec![1], ..Default::default() }
+    }
+
+    /// load -> conv -> store: from a start of 1,000 cycles, the conv's
+    /// 50,000-cycle configuration goes, one a cycle within the margin stays,
+    /// and the start's own candidate is kept; a limit removes what cannot fit.
+    #[test]
+    fn slow_candidates_go_and_the_start_stays() {
+        let node = |name: &str, candidates| DseNode { process: name.into(), kind: String::new(), candidates };
+        let edge = |from, to| DseEdge { from, from_port: 0, to, to_port: 0, channel: String::new() };
+        let g = DseProblem {
+            graph: "g".into(),
+            nodes: vec![
+                node("load", vec![cand(10, 0)]),
+                node("conv", vec![cand(1000, 8), cand(100, 64), cand(50_000, 1), cand(1001, 4), cand(1002, 2)]),
+                node("store", vec![cand(10, 0)]),
+            ],
+            edges: vec![edge(0, 1), edge(1, 2)],
+            fifo_bram18k: 0,
+            seconds: 0.0,
+            reused: 0,
+        };
+        let p = Problem { graph: &g, dsp_limit: 100.0, bram_limit: 10.0, uram_limit: 0.0 };
+        let shape = Shape::of(&g);
+        let first = [0, 0, 0];
+        let upper = latency(&p, &shape, &first, Objective::Dataflow).expect("acyclic");
+        assert_eq!(upper, 1000.0);
+        let (pruned, index) = prune(&p, &shape, Objective::Dataflow, upper, &first).expect("acyclic");
+        assert_eq!(index, vec![vec![0], vec![0, 1, 3], vec![0]]);
+        assert_eq!(pruned.nodes[1].candidates.len(), 3);
+        // Under 50 DSP the 64-DSP configuration cannot be part of any design.
+        let tight = Problem { dsp_limit: 50.0, ..p };
+        let (_, index) = prune(&tight, &shape, Objective::Dataflow, upper, &first).expect("acyclic");
+        assert_eq!(index[1], vec![0, 3]);
+        // The sum objective: 10 + 10 + the conv's cycles.
+        let upper = latency(&p, &shape, &first, Objective::Sum).expect("acyclic");
+        assert_eq!(upper, 1020.0);
+        let (_, index) = prune(&p, &shape, Objective::Sum, upper, &first).expect("acyclic");
+        assert_eq!(index[1], vec![0, 1, 3]);
+    }
+}
