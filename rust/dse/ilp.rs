@@ -234,7 +234,7 @@ const MAX_FIGURE: f64 = 1e15;
 /// Solves `problem` to proven optimality (or until `time_limit` seconds).
 /// Graphs of at least this many processes start the solve from a feasible
 /// design (dse::start).
-const START_NODES: usize = 40;
+const START_NODES: usize = 30;
 
 pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -> Result<Solution, DseError> {
     for node in &problem.graph.nodes {
