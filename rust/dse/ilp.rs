@@ -80,7 +80,7 @@ pub(crate) fn fill_share(candidates: &[DseCandidate], port: u32) -> Option<f64> 
     candidates.iter().map(share).try_fold(f64::INFINITY, |m, s| s.map(|s| m.min(s)))
 }
 
-fn fill_time(c: &DseCandidate, port: u32) -> i64 {
+pub(crate) fn fill_time(c: &DseCandidate, port: u32) -> i64 {
     c.fill_time.get(port as usize).copied().unwrap_or(0)
 }
 

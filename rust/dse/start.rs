@@ -104,7 +104,7 @@ fn lane(lanes: &[i64], port: u32) -> i64 {
 }
 
 /// The nodes in an order where every edge goes forward (None on a cycle).
-fn topological(problem: &Problem) -> Option<Vec<usize>> {
+pub(super) fn topological(problem: &Problem) -> Option<Vec<usize>> {
     let n = problem.graph.nodes.len();
     let mut indegree = vec![0usize; n];
     for e in &problem.graph.edges {

@@ -53,10 +53,13 @@ fn cost_class(depth: u64, bits: u64) -> (u64, u64) {
 fn class_depths(depth: u64, bits: u64) -> Vec<u64> {
     let mut out = vec![depth];
     let mut d = depth;
-    while d > MIN_DEPTH && cost_class(d, bits) != (0, 0) {
+    loop {
+        let class = cost_class(d, bits);
+        if d <= MIN_DEPTH || class == (0, 0) {
+            break;
+        }
         // The largest depth below d in a cheaper class (classes grow with
         // the depth): MIN_DEPTH is in the cheapest.
-        let class = cost_class(d, bits);
         let (mut lo, mut hi) = (MIN_DEPTH, d - 1);
         while lo < hi {
             let mid = hi - (hi - lo) / 2;
