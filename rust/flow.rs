@@ -193,6 +193,11 @@ fn flow_from(request: &Request, imported: &Imported) -> Result<(), FlowError> {
     if at_dfg {
         log::debug!("DSE for {} ({} DSP, {} BRAM18K)", request.target.board.name, request.target.dsp, request.target.bram18k);
         crate::progress::stage("DSE");
+        if request.dse.is_some() {
+            let weights = dse::capacity::weights(&module);
+            log::debug!("weights: {} ROMs, {} values, {} bits", weights.roms, weights.values, weights.bits);
+            dse::capacity::check(&weights, &request.target).map_err(|m| FlowError::Dse(dse::Failure::Refused(m)))?;
+        }
         figures = explore(&module, request.dse.as_ref(), &request.target.cost_target())?;
         if let Stop::Dse { output } = &request.stop {
             return write_output(output, format!("{}\n", module.as_operation()).as_bytes());

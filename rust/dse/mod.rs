@@ -3,6 +3,7 @@
 //! candidate configurations with the cost model's figures, `ilp` picks one
 //! index per instance with HiGHS, and the session writes the choice back.
 //! The same solver serves the `ming-dse` pass (`solve_dse`).
+pub mod capacity;
 pub mod ilp;
 pub mod prune;
 pub mod start;
