@@ -21,7 +21,9 @@ def ConvertLinalgToDfg : Pass<"convert-linalg-to-dfg", "mlir::ModuleOp"> {
       by iterating over the virtually padded image;
     * a convolution (a window that several output channels read; not a
       depthwise convolution or a pool) whose window size is a multiple of its
-      output channels is split, unless `gather-windows=false`:
+      output channels (or at least as large, where a pixel needs 2,048 MACs
+      or more) is split where enough pixels complete no window, unless
+      `gather-windows=false`:
       a window process with the line buffer pushes each complete window, and
       a regular reduction contracts the windows with the weights, so the MACs
       run only at the positions that produce outputs;
