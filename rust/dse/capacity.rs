@@ -10,13 +10,13 @@
 //! that has a design, and a model that passes it may still not fit (the DSE
 //! then says by how much).
 use crate::board::{Board, Target, BOARDS};
-use crate::ir::{op_name, top_level_ops};
+use crate::ir::{key, op_name, top_level_ops};
 use melior::ir::{
     attribute::{FlatSymbolRefAttribute, StringAttribute, TypeAttribute},
-    operation::{OperationLike, OperationRef},
+    operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
     Module,
 };
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Bits of one BRAM18K (with its parity bits) and of one LUT as a 64x1
 /// distributed RAM.
@@ -93,15 +93,23 @@ fn memref_size(text: &str) -> Option<(u64, u64, bool)> {
     Some((values, bits, float))
 }
 
-/// Every symbol a `memref.get_global` inside `op` names.
+/// Every symbol whose `memref.get_global` inside `op` some op uses (a global
+/// fetched and never read costs nothing: the cost model folds it away).
 fn read_globals(op: &OperationRef, into: &mut HashSet<String>) {
-    op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
+    let mut fetched: HashMap<usize, String> = HashMap::new();
+    op.walk(WalkOrder::PreOrder, |inner| {
         if op_name(&inner) == "memref.get_global" {
-            if let Some(name) = inner.attribute("name").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()) {
-                into.insert(name.value().to_string());
+            let name = inner.attribute("name").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok());
+            if let (Some(name), Ok(result)) = (name, inner.result(0)) {
+                fetched.insert(key(result.into()), name.value().to_string());
             }
         }
-        melior::ir::operation::WalkResult::Advance
+        for i in 0..inner.operand_count() {
+            if let Some(name) = inner.operand(i).ok().and_then(|v| fetched.get(&key(v))) {
+                into.insert(name.clone());
+            }
+        }
+        WalkResult::Advance
     });
 }
 
