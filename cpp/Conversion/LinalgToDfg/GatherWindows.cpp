@@ -84,9 +84,9 @@ std::optional<Window> gatherable(linalg::GenericOp op, const KernelInfo &info) {
   // over 64) most slots pull one element or none (DS-CNN int8: 3,264 split
   // against 3,168), and light pixels run faster whole at a full board's DSPs
   // (test/e2e/conv_stride2, 27 over 8: 669 whole against 812 split).
-  bool uneven = windowSize % reuse != 0;
-  if (reuse <= 0 || (uneven && (windowSize < reuse || windowSize * reuse < kHeavyPixelMacs)) ||
-      (taps == 1 && !strided) || windowSize > kMaxGatheredWindow)
+  if (reuse <= 0 || (taps == 1 && !strided) || windowSize > kMaxGatheredWindow)
+    return std::nullopt;
+  if (windowSize % reuse && (windowSize < reuse || windowSize * reuse < kHeavyPixelMacs))
     return std::nullopt;
   int64_t outputs = 1, pixels = 1;
   for (const WindowAccess &a : g->access) {
