@@ -44,38 +44,26 @@ pub struct Capacity {
 }
 
 impl Capacity {
-    /// The BRAM18K the target allows (--bram or the board's), the board's
-    /// LUTs and flip-flops.
-    pub fn of(target: &Target) -> Capacity {
+    /// `bram18k` BRAM18K and the board's LUTs and flip-flops.
+    fn with(board: &Board, bram18k: u32) -> Capacity {
         Capacity {
-            bram: u64::from(target.bram18k) * BRAM18K_BITS,
-            lutram: u64::from(target.board.lut) * LUTRAM_BITS,
-            registers: u64::from(target.board.ff),
+            bram: u64::from(bram18k) * BRAM18K_BITS,
+            lutram: u64::from(board.lut) * LUTRAM_BITS,
+            registers: u64::from(board.ff),
         }
     }
 
+    /// What the target allows: its BRAM18K (--bram or the board's).
+    pub fn of(target: &Target) -> Capacity {
+        Capacity::with(&target.board, target.bram18k)
+    }
+
     pub fn of_board(board: &Board) -> Capacity {
-        Capacity::of(&Target::new(*board, None, None, 0.0))
+        Capacity::with(board, board.bram18k)
     }
 
     pub fn total(&self) -> u64 {
         self.bram + self.lutram + self.registers
-    }
-}
-
-/// Bits of one element of a builtin scalar type (`i8`, `f32`, `bf16`,
-/// `index`); None for anything else.
-fn element_bits(text: &str) -> Option<(u64, bool)> {
-    match text {
-        "index" => Some((64, false)),
-        "bf16" => Some((16, true)),
-        _ => {
-            if let Some(w) = crate::ir::types::int_width(text) {
-                return Some((u64::from(w), false));
-            }
-            let w: u64 = text.strip_prefix('f')?.parse().ok()?;
-            matches!(w, 16 | 32 | 64).then_some((w, true))
-        }
     }
 }
 
@@ -89,8 +77,8 @@ fn memref_size(text: &str) -> Option<(u64, u64, bool)> {
         Some((shape, elem)) => (shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d))?, elem),
         None => (1, body),
     };
-    let (bits, float) = element_bits(elem)?;
-    Some((values, bits, float))
+    let bits = crate::ir::types::element_bits(elem)?;
+    Some((values, bits, elem.starts_with('f') || elem == "bf16"))
 }
 
 /// Every symbol whose `memref.get_global` inside `op` some op uses (a global
@@ -251,14 +239,8 @@ mod tests {
         assert_eq!(memref_size("memref<10xf32>"), Some((10, 32, true)));
         assert_eq!(memref_size("memref<i32>"), Some((1, 32, false)));
         assert_eq!(memref_size("memref<?x4xi8>"), None);
-    }
-
-    #[test]
-    fn element_widths() {
-        assert_eq!(element_bits("i8"), Some((8, false)));
-        assert_eq!(element_bits("f32"), Some((32, true)));
-        assert_eq!(element_bits("bf16"), Some((16, true)));
-        assert_eq!(element_bits("index"), Some((64, false)));
-        assert_eq!(element_bits("vector<4xi8>"), None);
+        assert_eq!(memref_size("memref<4xbf16>"), Some((4, 16, true)));
+        assert_eq!(memref_size("memref<2xindex>"), Some((2, 64, false)));
+        assert_eq!(memref_size("memref<3xvector<4xi8>>"), None);
     }
 }

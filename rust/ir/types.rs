@@ -129,6 +129,17 @@ pub fn unsigned_cpp(text: &str) -> Option<String> {
     })
 }
 
+/// Bits of an element type as MLIR prints it (`i8`, `f32`, `bf16`, `index`).
+pub fn element_bits(elem: &str) -> Option<u64> {
+    match elem {
+        "f16" | "bf16" => Some(16),
+        "f32" => Some(32),
+        "f64" => Some(64),
+        "index" => Some(64),
+        _ => elem.strip_prefix('i').or_else(|| elem.strip_prefix("ui")).or_else(|| elem.strip_prefix("si")).and_then(|n| n.parse().ok()),
+    }
+}
+
 pub fn is_float(text: &str) -> bool {
     text == "f32" || text == "f64"
 }
@@ -235,6 +246,13 @@ mod tests {
         for bad in ["vector<i8>", "vector<0xi8>", "vector<2x2xi8>", "vector<4xindex>", "vector<4xi8", "tensor<4xi8>"] {
             assert_eq!(value_cpp(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn element_widths() {
+        assert_eq!(element_bits("i8"), Some(8));
+        assert_eq!(element_bits("f32"), Some(32));
+        assert_eq!(element_bits("vector<4xf32>"), None);
     }
 
     #[test]

@@ -166,17 +166,6 @@ pub fn bram18k_blocks(words: u64, width: u64) -> u64 {
     SHAPES.iter().map(|&(d, w)| width.div_ceil(w) * words.div_ceil(d)).min().unwrap_or(0)
 }
 
-/// Bits of an element type as MLIR prints it (`i8`, `f32`, `bf16`, `index`).
-pub fn element_bits(elem: &str) -> Option<u64> {
-    match elem {
-        "f16" | "bf16" => Some(16),
-        "f32" => Some(32),
-        "f64" => Some(64),
-        "index" => Some(64),
-        _ => elem.strip_prefix('i').or_else(|| elem.strip_prefix("ui")).or_else(|| elem.strip_prefix("si")).and_then(|n| n.parse().ok()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,9 +180,6 @@ mod tests {
         assert_eq!(bram18k_blocks(678, 8), 1);
         assert_eq!(bram18k_blocks(2048, 16), 2);
         assert_eq!(bram18k_blocks(16384, 8), 8);
-        assert_eq!(element_bits("i8"), Some(8));
-        assert_eq!(element_bits("f32"), Some(32));
-        assert_eq!(element_bits("vector<4xf32>"), None);
     }
 
     #[test]

@@ -185,7 +185,7 @@ pub fn run(module: &Module, minimize: bool) -> Result<Summary, SimError> {
     let (g, mut design) = prepare(module)?;
     let at_dse = engine::simulate(&design);
     let dse_depths: Vec<Option<u64>> = design.channels.iter().map(|c| c.depth).collect();
-    let bits: Vec<Option<u64>> = g.channels.iter().map(|c| minimize::element_bits(&c.elem)).collect();
+    let bits: Vec<Option<u64>> = g.channels.iter().map(|c| crate::ir::types::element_bits(&c.elem)).collect();
     let word_bits: Vec<u64> = g.channels.iter().zip(&bits).map(|(c, b)| c.lanes * b.unwrap_or(32)).collect();
     let mut final_outcome = at_dse.clone();
     let mut summary_min = None;
