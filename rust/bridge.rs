@@ -47,6 +47,10 @@ pub mod ffi {
         /// Per stream input port (as `lanes_in`): cycles after its last
         /// pull; `tail` for a port the list does not name.
         tail_in: Vec<i64>,
+        /// Per stream output port (as `lanes_out`): cycles from the end of
+        /// its last pushing pipeline to the process's end; 0 for a port the
+        /// list does not name.
+        trail_out: Vec<i64>,
         /// What each stream output pushes after the last pull of each stream
         /// input, one entry per (output, input) in the same order for every
         /// candidate of a node: the output (as `lanes_out`), the elements,

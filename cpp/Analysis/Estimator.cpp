@@ -96,6 +96,43 @@ ProcessCost ProcessModel::run() {
   if (enumBudget < 0)
     result.notes.push_back("enumeration budget exhausted: first output approximate");
 
+  // The ops holding the pushes (or pulls) of each port.
+  auto holders = [&](BlockArgument arg) {
+    llvm::DenseSet<Operation *> set;
+    for (Operation *user : arg.getUsers())
+      if (isa<dfg::PullOp, dfg::PushOp>(user))
+        for (Operation *p = user; p && p != process.getOperation(); p = p->getParentOp())
+          set.insert(p);
+    return set;
+  };
+  SmallVector<BlockArgument> outs;
+  SmallVector<llvm::DenseSet<Operation *>> outHolders;
+  llvm::DenseSet<Operation *> anyPush;
+  for (BlockArgument arg : process.getArguments())
+    if (isa<dfg::OutputType>(arg.getType())) {
+      outs.push_back(arg);
+      outHolders.push_back(holders(arg));
+      anyPush.insert(outHolders.back().begin(), outHolders.back().end());
+    }
+
+  // Per output: what runs after the pipeline of its last push.
+  endMode = true;
+  for (auto [out, set] : llvm::zip(outs, outHolders)) {
+    int64_t trail = 0;
+    if (!set.empty()) {
+      events = &set;
+      eventSet = -1 - int64_t(out.getArgNumber());
+      enumBudget = kEnumBudget;
+      Known k;
+      if (std::optional<int64_t> end = findLast(process.getBody().front(), k, 0); end && enumBudget >= 0)
+        trail = std::clamp<int64_t>(result.cycles - *end, 0, result.cycles);
+    }
+    result.trailOut.push_back(trail);
+  }
+  endMode = false;
+  events = &eventAncestors;
+  eventSet = 0;
+
   // First and last pull: `pre` and `tail` for the graph latency.
   if (!pullAncestors.empty()) {
     events = &pullAncestors;
@@ -107,23 +144,6 @@ ProcessCost ProcessModel::run() {
     std::optional<int64_t> last = findLast(process.getBody().front(), k2, 0);
     result.pre = std::clamp<int64_t>(first.value_or(0), 0, result.cycles);
     result.tail = last ? std::clamp<int64_t>(result.cycles - *last, 0, result.cycles) : 0;
-    // The ops holding the pushes (or pulls) of each port.
-    auto holders = [&](BlockArgument arg) {
-      llvm::DenseSet<Operation *> set;
-      for (Operation *user : arg.getUsers())
-        if (isa<dfg::PullOp, dfg::PushOp>(user))
-          for (Operation *p = user; p && p != process.getOperation(); p = p->getParentOp())
-            set.insert(p);
-      return set;
-    };
-    SmallVector<BlockArgument> outs;
-    llvm::DenseSet<Operation *> anyPush;
-    for (BlockArgument arg : process.getArguments())
-      if (isa<dfg::OutputType>(arg.getType())) {
-        outs.push_back(arg);
-        llvm::DenseSet<Operation *> set = holders(arg);
-        anyPush.insert(set.begin(), set.end());
-      }
     auto totals = process->getAttrOfType<DenseI64ArrayAttr>(directives::kPortElements);
     unsigned in = 0;
     // Per input port: the same backward search over that port's pulls only,
@@ -169,8 +189,7 @@ ProcessCost ProcessModel::run() {
           result.fillElements.push_back(0);
           result.fillTime.push_back(0);
         }
-        for (auto [o, out] : llvm::enumerate(outs)) {
-          llvm::DenseSet<Operation *> pushes = holders(out);
+        for (auto [o, pushes] : llvm::enumerate(outHolders)) {
           Burst burst{unsigned(o), in, 0, 0};
           std::optional<int64_t> first;
           Known k4;

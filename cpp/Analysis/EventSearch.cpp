@@ -669,7 +669,7 @@ std::optional<int64_t> ProcessModel::findLast(Block &block, Known &known, int64_
         if (r.pipelined) {
           if (!reaches(*loop.getBody(), known))
             return false;
-          found = start + j * lc.ii + (pullMode ? k * lc.ii / r.unroll : 0);
+          found = endMode ? start + lc.cycles : start + j * lc.ii + (pullMode ? k * lc.ii / r.unroll : 0);
           return true;
         }
         found = findLast(*loop.getBody(), known, start + j * body + k * copy);

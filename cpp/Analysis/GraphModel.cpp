@@ -83,6 +83,7 @@ GraphCost estimateGraph(dfg::GraphOp graph,
         n.pre = pc->pre;
         n.tail = pc->tail;
         n.tailIn = pc->tailIn;
+        n.trailOut = pc->trailOut;
         n.bursts = pc->bursts;
         n.pullCycles = pc->pullCycles;
         n.fillElements = pc->fillElements;
@@ -145,11 +146,16 @@ GraphCost estimateGraph(dfg::GraphOp graph,
   // The earliest finish of `v` after its producer `q` (feeding it through
   // `port`): its tail after q's last output, and after each burst that
   // reaches it, the time v takes to pull that burst.
+  // The end of q's last pipeline that pushes on `port`: its last output.
+  auto lastOutput = [&](unsigned q, Port port) {
+    const NodeCost &from = g.nodes[q];
+    return finish[q] - double(port.out < from.trailOut.size() ? from.trailOut[port.out] : 0);
+  };
   auto lastInput = [&](unsigned v, unsigned q, Port port) {
     const NodeCost &to = g.nodes[v];
     int64_t tail = port.in < to.tailIn.size() ? to.tailIn[port.in] : to.tail;
     double rate = port.in < to.pullCycles.size() ? to.pullCycles[port.in] : 0;
-    double at = finish[q] + double(tail);
+    double at = lastOutput(q, port) + double(tail);
     if (port.in < reach[v].size())
       for (const BurstReach &r : reach[v][port.in])
         at = std::max(at, finish[r.origin] - double(g.nodes[r.origin].bursts[r.burst].lead) +
@@ -164,7 +170,7 @@ GraphCost estimateGraph(dfg::GraphOp graph,
     if (port.in >= to.fillElements.size() || to.fillElements[port.in] < 1)
       return -1;
     return firstOut[q] + fillShare(to.fillElements[port.in], to.inElements[port.in]) *
-                             (finish[q] - firstOut[q]);
+                             (lastOutput(q, port) - firstOut[q]);
   };
   // Topological order (Kahn); nodes on a cycle come last in input order.
   std::vector<unsigned> order, indeg(n);
@@ -194,11 +200,12 @@ GraphCost estimateGraph(dfg::GraphOp graph,
   }
   // Every process starts at 0 (a DATAFLOW region). In topological order:
   //   arrival  A_v = max over producers q of FO_q (0 for a source),
-  //   filled   P_v = max over producers q of FO_q + s_v,q (T_q - FO_q), s_v,q
+  //   filled   P_v = max over producers q of FO_q + s_v,q (L_q - FO_q), s_v,q
   //            the share of q's output v pulls before its first output,
+  //            L_q = T_q - trail_q the end of q's last pipeline pushing to v,
   //   first    FO_v = max(F_v, A_v + F_v - pre_v, P_v + F_v - fill_v),
   //   finish   T_v = max(C_v, A_v + C_v - pre_v, P_v + C_v - fill_v,
-  //                      max over producers T_q + tail_v,q,
+  //                      max over producers L_q + tail_v,q,
   //                      max over q's bursts b T_q - lead_b + drain_v,q(b)),
   //            fill_v the time v pulls that last element alone, tail_v,q the
   //            cycles after v's last pull of the port q feeds.

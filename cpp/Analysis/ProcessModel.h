@@ -313,8 +313,11 @@ private:
   llvm::DenseSet<Operation *> pullAncestors;         // ops holding a pull
   const llvm::DenseSet<Operation *> *events = &eventAncestors;
   bool pullMode = false;
+  /// findLast answers the end of the pipelined loop that holds the last
+  /// event rather than the event's issue (ProcessCost::trailOut).
+  bool endMode = false;
   /// Which set `events` is, for WalkCache::reaches: 0 the outputs, 1 every
-  /// pull, 2 + n the pulls of argument n.
+  /// pull, 2 + n the pulls of argument n, -1 - n the pushes of argument n.
   int64_t eventSet = 0;
   std::vector<Buffer> buffers;
   llvm::DenseMap<Operation *, unsigned> allocaBuffer;

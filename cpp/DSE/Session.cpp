@@ -110,6 +110,7 @@ Candidate figures(dfg::ProcessOp process, const Point &p) {
   info.pre = c.pre;
   info.tail = c.tail;
   info.tailIn = c.tailIn;
+  info.trailOut = c.trailOut;
   for (const cost::Burst &b : c.bursts) {
     info.burstOut.push_back(b.out);
     info.burstElements.push_back(b.elements);

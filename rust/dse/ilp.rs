@@ -57,6 +57,13 @@ pub(crate) fn tail_of(c: &DseCandidate, port: u32) -> i64 {
     c.tail_in.get(port as usize).copied().unwrap_or(c.tail)
 }
 
+/// Cycles of `c` after the end of its last pipeline that pushes on output
+/// `port` (0 for a port `trail_out` does not name): its consumer has the last
+/// element that long before `c` ends.
+pub(crate) fn trail_of(c: &DseCandidate, port: u32) -> i64 {
+    c.trail_out.get(port as usize).copied().unwrap_or(0)
+}
+
 /// Cycles `c` needs, once a burst of `elements` starts to reach its input
 /// `port`, to pull it and end (cost::burstDrain, the same arithmetic).
 pub(crate) fn burst_drain(c: &DseCandidate, port: u32, elements: i64) -> i64 {
@@ -244,7 +251,7 @@ pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -
         // HiGHS takes 1e20 and above as infinite and refuses the problem.
         for c in &node.candidates {
             let figures = [c.cycles, c.fill, c.pre, c.tail, c.dsp, c.bram18k, c.uram];
-            if figures.iter().chain(&c.tail_in).any(|&v| (v as f64).abs() >= MAX_FIGURE) {
+            if figures.iter().chain(&c.tail_in).chain(&c.trail_out).any(|&v| (v as f64).abs() >= MAX_FIGURE) {
                 return Err(DseError::Solver(format!(
                     "process '{}' has a configuration of {} cycles, {} DSP and {} BRAM18K, beyond what the ILP \
                      can represent (at most {MAX_FIGURE:e})",
@@ -393,10 +400,11 @@ fn run(
         //   A_to >= FO_from                     (first input of `to`)
         //   FO_p >= F_p,  FO_p >= A_p + F_p - pre_p
         //   T_p  >= C_p,  T_p  >= A_p + C_p - pre_p,
-        //   T_to >= T_from + tail_to (of the input port the edge feeds)
+        //   T_to >= T_from - trail_from + tail_to (trail of the output port,
+        //            tail of the input port the edge feeds)
         //   T_to >= T_o - lead_b + drain_to(b) per burst b of a node o that
         //            reaches the edge (burst_reach)
-        //   FO_to >= (1 - s) FO_from + s T_from + F_to - fill_to, and the
+        //   FO_to >= (1 - s) FO_from + s (T_from - trail_from) + F_to - fill_to, and the
         //   same for T_to with C_to, s the share of the producer's output
         //   span before the last element `to` pulls ahead of its first output
         //   L    >= T_p.
@@ -429,13 +437,15 @@ fn run(
             let (from, to) = (e.from as usize, e.to as usize);
             pb.add_row(0.., [(a[to], 1.0), (fo[from], -1.0)]);
             let mut finish = vec![(t[to], 1.0), (t[from], -1.0)];
-            let port = e.to_port;
+            let (port, out) = (e.to_port, e.from_port);
             finish.extend(chosen(to, &|c| tail_of(c, port)));
+            finish.extend(chosen(from, &|c| -trail_of(c, out)));
             pb.add_row(0.., finish);
             if let Some(s) = shape.share[k] {
                 for (var, field) in [(fo[to], (|c: &DseCandidate| c.fill) as fn(&DseCandidate) -> i64), (t[to], |c| c.cycles)] {
                     let mut row = vec![(var, 1.0), (fo[from], -(1.0 - s)), (t[from], -s)];
                     row.extend(chosen(to, &|c| field(c) - fill_time(c, port)));
+                    row.extend(x[from].iter().zip(&nodes[from].candidates).map(|(&col, c)| (col, s * trail_of(c, out) as f64)));
                     pb.add_row(0.., row);
                 }
             }
@@ -762,6 +772,9 @@ mod tests {
                             c.tail = rnd(80);
                             if rnd(2) == 1 {
                                 c.tail_in = (0..2).map(|_| c.tail + rnd(80)).collect();
+                            }
+                            if rnd(2) == 1 {
+                                c.trail_out = vec![rnd(c.cycles as u64 / 2)];
                             }
                             c.in_elements = vec![total; 2];
                             c.fill_elements = vec![fill; 2];

@@ -12,7 +12,7 @@
 //! The rows the ILP builds from whole candidate lists (burst_reach,
 //! fill_share) are computed once on the full problem (`Shape`), so the
 //! pruned program is the same program restricted to fewer columns.
-use super::ilp::{burst_drain, burst_reach, fill_share, fill_time, tail_of, Objective, Problem, Reach};
+use super::ilp::{burst_drain, burst_reach, fill_share, fill_time, tail_of, trail_of, Objective, Problem, Reach};
 use super::start::topological;
 use crate::bridge::ffi::{DseCandidate, DseProblem};
 
@@ -34,19 +34,21 @@ impl Shape {
 
 /// The fill and finish rows of candidate `c` of node `p` that do not depend
 /// on another node's choice (all but the burst rows), given its first input
-/// at `a` and its producers' first outputs `fo` and finishes `t`: the
-/// recursion's values for a chosen `c`, and lower bounds when `fo` and `t`
-/// are.
-fn fill_and_finish(g: &DseProblem, shape: &Shape, p: usize, c: &DseCandidate, fo: &[f64], t: &[f64]) -> (f64, f64) {
+/// at `a`, its producers' first outputs `fo`, and per edge into `p` the end
+/// of its producer's last pushing pipeline `last` (finish - trail): the
+/// recursion's values for a chosen `c`, and lower bounds when `fo` and
+/// `last` are.
+fn fill_and_finish(g: &DseProblem, shape: &Shape, p: usize, c: &DseCandidate, fo: &[f64], last: &dyn Fn(usize) -> f64) -> (f64, f64) {
     let into = || g.edges.iter().enumerate().filter(move |(_, e)| e.to as usize == p);
     let a = into().map(|(_, e)| fo[e.from as usize]).fold(0.0, f64::max);
     let mut f = (c.fill as f64).max(a + (c.fill - c.pre) as f64);
     let mut tc = (c.cycles as f64).max(a + (c.cycles - c.pre) as f64);
     for (k, e) in into() {
         let q = e.from as usize;
-        tc = tc.max(t[q] + tail_of(c, e.to_port) as f64);
+        let end = last(k);
+        tc = tc.max(end + tail_of(c, e.to_port) as f64);
         if let Some(s) = shape.share[k] {
-            let at = fo[q] + s * (t[q] - fo[q]) - fill_time(c, e.to_port) as f64;
+            let at = fo[q] + s * (end - fo[q]) - fill_time(c, e.to_port) as f64;
             f = f.max(at + c.fill as f64);
             tc = tc.max(at + c.cycles as f64);
         }
@@ -67,7 +69,11 @@ pub(crate) fn latency(problem: &Problem, shape: &Shape, choice: &[usize], object
     let (mut fo, mut t) = (vec![0f64; n], vec![0f64; n]);
     for p in topological(problem)? {
         let c = cand(p);
-        (fo[p], t[p]) = fill_and_finish(g, shape, p, c, &fo, &t);
+        let last = |k: usize| {
+            let e = &g.edges[k];
+            t[e.from as usize] - trail_of(cand(e.from as usize), e.from_port) as f64
+        };
+        (fo[p], t[p]) = fill_and_finish(g, shape, p, c, &fo, &last);
         for e in g.edges.iter().filter(|e| e.to as usize == p) {
             for r in shape.reach[p].get(e.to_port as usize).into_iter().flatten() {
                 let lead = cand(r.origin).burst_lead[r.burst] as f64;
@@ -108,10 +114,18 @@ pub(crate) fn prune(
             // Lower bounds of the recursion's variables over every choice:
             // each row with the other nodes' least figures.
             let (mut fo, mut t) = (vec![0f64; n], vec![0f64; n]);
+            // The longest trail any candidate of an edge's producer has on
+            // it: its last output is at least that long before its finish.
+            let trail: Vec<f64> = g
+                .edges
+                .iter()
+                .map(|e| g.nodes[e.from as usize].candidates.iter().map(|c| trail_of(c, e.from_port) as f64).fold(0.0, f64::max))
+                .collect();
             let mut finish: Vec<Vec<f64>> = vec![Vec::new(); n];
             for &p in &order {
                 for c in &g.nodes[p].candidates {
-                    let (f, tc) = fill_and_finish(g, shape, p, c, &fo, &t);
+                    let last = |k: usize| t[g.edges[k].from as usize] - trail[k];
+                    let (f, tc) = fill_and_finish(g, shape, p, c, &fo, &last);
                     fo[p] = if finish[p].is_empty() { f } else { fo[p].min(f) };
                     finish[p].push(tc);
                 }
@@ -121,10 +135,10 @@ pub(crate) fn prune(
             // consumer, along the longest such chain to the end.
             let mut after = vec![0f64; n];
             for &p in order.iter().rev() {
-                for e in g.edges.iter().filter(|e| e.from as usize == p) {
+                for (k, e) in g.edges.iter().enumerate().filter(|(_, e)| e.from as usize == p) {
                     let q = e.to as usize;
                     let tail = g.nodes[q].candidates.iter().map(|c| tail_of(c, e.to_port) as f64).fold(f64::INFINITY, f64::min);
-                    after[p] = after[p].max(tail.max(0.0) + after[q]);
+                    after[p] = after[p].max(tail.max(0.0) - trail[k] + after[q]);
                 }
             }
             for p in 0..n {

@@ -178,6 +178,9 @@ struct TestCostModel : ming::impl::TestCostModelBase<TestCostModel> {
         if (b.elements)
           p << " out" << b.out << " after in" << b.in << "=" << b.elements << " lead=" << b.lead
             << ";";
+      for (auto [o, trail] : llvm::enumerate(pc.trailOut))
+        if (trail)
+          p << " out" << o << " trail=" << trail << ";";
     }
   }
 };

@@ -171,6 +171,12 @@ struct ProcessCost {
   /// works them off at its own pace; the elements do not depend on the
   /// configuration.
   std::vector<Burst> bursts;
+  /// Per stream output port, in argument order: cycles from the end of the
+  /// last pipeline that pushes on it (or from its last push outside one) to
+  /// the process's end. A strided window's padded last rows and columns
+  /// shift its line buffers without an output: its consumer has the last
+  /// element that long before the producer ends (0 for a port never pushed).
+  std::vector<int64_t> trailOut;
   /// Per stream input port: cycles per element of the last pipeline (in
   /// program order) that pulls it, II / elements an iteration; 0: none.
   std::vector<double> pullCycles;
@@ -222,6 +228,7 @@ struct NodeCost {
   int64_t cycles = 0, firstOutput = 0, pre = 0, tail = 0, dsp = 0, bram18k = 0, uram = 0;
   std::vector<int64_t> tailIn; // ProcessCost::tailIn
   std::vector<Burst> bursts;   // ProcessCost::bursts
+  std::vector<int64_t> trailOut; // ProcessCost::trailOut
   std::vector<double> pullCycles;
   std::vector<int64_t> fillElements, fillTime, inElements;
   /// Absolute times (every process starts at 0, docs/cost-model.md "Graph

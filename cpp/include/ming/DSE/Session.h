@@ -49,6 +49,9 @@ struct Candidate {
   /// Per stream input port, in argument order: cycles after its last pull
   /// (cost::ProcessCost::tailIn).
   std::vector<int64_t> tailIn;
+  /// Per stream output port, in argument order: cycles after the end of its
+  /// last pushing pipeline (cost::ProcessCost::trailOut).
+  std::vector<int64_t> trailOut;
   /// What each stream output pushes after the last pull of each stream
   /// input (cost::ProcessCost::bursts), in the same order for every
   /// candidate of a process: the output's ordinal, the elements, the cycles
