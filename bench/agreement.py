@@ -15,8 +15,9 @@ Each row is `ming-opt INPUT --hls OUT [--board B]`, read back from report.json:
 and the signed difference relative to the simulator. Rows where either figure
 exceeds the other by more than --limit percent (default 10) are marked and
 make the exit status 1.
---per-process prints, for each marked row, every process's model cycles and
-first output beside its simulated finish, busy, starved and blocked cycles.
+--per-process prints, for each marked row, every process's model cycles, and
+its first output and finish in the graph as the model and the simulator
+place them, with its simulated busy, starved and blocked cycles.
 """
 import argparse
 import concurrent.futures as cf
@@ -52,8 +53,10 @@ def per_process(rep):
     rows = []
     for n in rep["nodes"]:
         s = sim.get(n["name"], {})
-        rows.append(f"    {n['name']:<24} model cycles {n['cycles']:>8} first {n['first_output']:>8}"
-                    f" | sim finish {s.get('finish', '-'):>8} busy {s.get('busy', '-'):>8}"
+        rows.append(f"    {n['name']:<24} model cycles {n['cycles']:>8}"
+                    f" first {n.get('first_output_at', '-'):>8} finish {n.get('finish_at', '-'):>8}"
+                    f" | sim first {s.get('first_output') or '-':>8} finish {s.get('finish', '-'):>8}"
+                    f" busy {s.get('busy', '-'):>8}"
                     f" starved {s.get('starved', '-'):>8} blocked {s.get('blocked', '-'):>8}")
     return rows
 

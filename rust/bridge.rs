@@ -101,6 +101,9 @@ pub mod ffi {
         process: String,
         cycles: i64,
         first_output: i64,
+        /// The graph latency's first output and finish of the instance.
+        first_out_at: i64,
+        finish_at: i64,
         dsp: i64,
         bram18k: i64,
         uram: i64,

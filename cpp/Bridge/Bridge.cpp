@@ -118,6 +118,8 @@ static DseEstimate convert(const dse::Estimate &e) {
     node.process = n.process;
     node.cycles = n.cycles;
     node.first_output = n.firstOutput;
+    node.first_out_at = n.firstOutAt;
+    node.finish_at = n.finishAt;
     node.dsp = n.dsp;
     node.bram18k = n.bram18k;
     node.uram = n.uram;

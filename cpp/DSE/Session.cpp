@@ -174,9 +174,16 @@ Estimate summarize(dfg::GraphOp graph, const Instances &insts,
   e.bram18k = g.bram18k;
   e.fifoBram18k = g.fifoBram18k;
   e.uram = g.uram;
+  llvm::StringMap<const cost::NodeCost *> byCallee;
+  for (const cost::NodeCost &nc : g.nodes)
+    byCallee[nc.callee] = &nc;
   for (dfg::ProcessOp process : insts.processes) {
     NodeEstimate n;
     n.process = process.getSymName().str();
+    if (const cost::NodeCost *nc = byCallee.lookup(n.process)) {
+      n.firstOutAt = nc->firstOut;
+      n.finishAt = nc->finish;
+    }
     auto it = costs.find(n.process);
     if (it != costs.end()) {
       const cost::ProcessCost &c = it->second;

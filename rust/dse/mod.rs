@@ -112,6 +112,10 @@ pub struct NodeEstimate {
     pub name: String,
     pub cycles: i64,
     pub first_output: i64,
+    /// In the graph (every process starts at 0): the model's first output
+    /// and finish, which the simulator's are set against.
+    pub first_out_at: i64,
+    pub finish_at: i64,
     pub dsp: i64,
     pub bram18k: i64,
     pub uram: i64,
@@ -252,6 +256,8 @@ fn convert(e: ffi::DseEstimate) -> Result<Estimate, Failure> {
             name,
             cycles: n.cycles,
             first_output: n.first_output,
+            first_out_at: n.first_out_at,
+            finish_at: n.finish_at,
             dsp: n.dsp,
             bram18k: n.bram18k,
             uram: n.uram,

@@ -65,6 +65,7 @@ fn simulation_json(s: Option<&Summary>) -> Json {
             Json::object([
                 ("name", Json::str(&p.name)),
                 ("finish", uint(p.finish)),
+                ("first_output", Json::opt_int(p.first_output)),
                 ("busy", uint(p.busy)),
                 ("starved", uint(p.starved)),
                 ("blocked", uint(p.blocked)),
@@ -147,6 +148,8 @@ pub fn json(top: &str, target: &Target, g: &Graph, f: &Figures) -> Json {
                 ("kind", Json::opt_str(n.kind.as_deref())),
                 ("cycles", int(e.map(|e| e.cycles))),
                 ("first_output", int(e.map(|e| e.first_output))),
+                ("first_output_at", int(e.map(|e| e.first_out_at))),
+                ("finish_at", int(e.map(|e| e.finish_at))),
                 ("dsp", int(e.map(|e| e.dsp))),
                 ("bram18k", int(e.map(|e| e.bram18k))),
                 ("uram", int(e.map(|e| e.uram))),
@@ -316,13 +319,21 @@ fn simulation_markdown(out: &mut String, s: &Summary, f: &Figures) {
             m.bram18k_after
         );
     }
-    out.push_str("\n| process | model cycles | simulated finish | busy | input-starved | output-blocked |\n|---|---|---|---|---|---|\n");
+    // The model's graph times (every process starts at 0) beside the
+    // simulated ones: where the two part, one of them is wrong.
+    out.push_str(
+        "\n| process | model cycles | first output (model / simulated) | finish (model / simulated) | busy | input-starved | output-blocked |\n|---|---|---|---|---|---|---|\n",
+    );
     for p in &s.processes {
+        let node = f.node(&p.name);
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} / {} | {} / {} | {} | {} | {} |",
             p.name,
-            or_dash(f.node(&p.name).map(|n| n.cycles)),
+            or_dash(node.map(|n| n.cycles)),
+            or_dash(node.map(|n| n.first_out_at)),
+            or_dash(p.first_output),
+            or_dash(node.map(|n| n.finish_at)),
             p.finish,
             p.busy,
             p.starved,
@@ -385,6 +396,8 @@ mod tests {
             name: name.into(),
             cycles,
             first_output: 5,
+            first_out_at: 5,
+            finish_at: cycles,
             dsp: 27,
             bram18k: 1,
             uram: 0,

@@ -81,6 +81,8 @@ pub struct Deadlock {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ProcessStats {
     pub finish: u64,
+    /// Cycle of its first push, if it pushed.
+    pub first_push: Option<u64>,
     pub starved: u64,
     pub blocked: u64,
     pub slots: u64,
@@ -337,6 +339,7 @@ impl<'d> Sim<'d> {
             for (c, n) in moves.iter_mut() {
                 while *n > 0 && self.chans[*c].can_write(now) {
                     self.chans[*c].write(now);
+                    self.procs[p].stats.first_push.get_or_insert(now);
                     *n -= 1;
                     let consumer = self.chans[*c].consumer;
                     self.wake(consumer, WaitKind::Data, *c, now);

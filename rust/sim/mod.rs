@@ -74,6 +74,8 @@ pub struct ProcessSummary {
     pub name: String,
     /// Cycle of its last completion.
     pub finish: u64,
+    /// Cycle of its first push (None: it pushes nothing).
+    pub first_output: Option<u64>,
     pub busy: u64,
     pub starved: u64,
     pub blocked: u64,
@@ -222,7 +224,7 @@ pub fn run(module: &Module, minimize: bool) -> Result<Summary, SimError> {
         .instances
         .iter()
         .zip(&final_outcome.processes)
-        .map(|(i, p)| ProcessSummary { name: i.name.clone(), finish: p.finish, busy: p.busy(), starved: p.starved, blocked: p.blocked })
+        .map(|(i, p)| ProcessSummary { name: i.name.clone(), finish: p.finish, first_output: p.first_push, busy: p.busy(), starved: p.starved, blocked: p.blocked })
         .collect();
     let channels = g
         .channels

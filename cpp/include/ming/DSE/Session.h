@@ -97,6 +97,9 @@ struct Problem {
 struct NodeEstimate {
   std::string process;
   int64_t cycles = 0, firstOutput = 0, dsp = 0, bram18k = 0, uram = 0;
+  /// The graph latency's times of the instance (every process starts at 0):
+  /// its first output and its finish, to set beside the simulator's.
+  int64_t firstOutAt = 0, finishAt = 0;
   /// II of the pipelined loop that takes the most cycles (0: none).
   int64_t ii = 0;
   /// Unroll factor of every pipelined loop not inside another pipeline
