@@ -113,36 +113,53 @@ pub(crate) fn prune(
             let order = topological(problem)?;
             // Lower bounds of the recursion's variables over every choice:
             // each row with the other nodes' least figures.
-            let (mut fo, mut t) = (vec![0f64; n], vec![0f64; n]);
-            // The longest trail any candidate of an edge's producer has on
-            // it: its last output is at least that long before its finish.
-            let trail: Vec<f64> = g
-                .edges
-                .iter()
-                .map(|e| g.nodes[e.from as usize].candidates.iter().map(|c| trail_of(c, e.from_port) as f64).fold(0.0, f64::max))
-                .collect();
+            let mut fo = vec![0f64; n];
+            // Per edge, the least time its producer's last output on it can
+            // have: over the producer's candidates, the least finish less
+            // that candidate's trail on the edge's port.
+            let mut last_lb = vec![0f64; g.edges.len()];
             let mut finish: Vec<Vec<f64>> = vec![Vec::new(); n];
             for &p in &order {
                 for c in &g.nodes[p].candidates {
-                    let last = |k: usize| t[g.edges[k].from as usize] - trail[k];
-                    let (f, tc) = fill_and_finish(g, shape, p, c, &fo, &last);
+                    let (f, tc) = fill_and_finish(g, shape, p, c, &fo, &|k| last_lb[k]);
                     fo[p] = if finish[p].is_empty() { f } else { fo[p].min(f) };
                     finish[p].push(tc);
                 }
-                t[p] = finish[p].iter().copied().fold(f64::INFINITY, f64::min);
-            }
-            // What must still follow a node's finish: the least tail of each
-            // consumer, along the longest such chain to the end.
-            let mut after = vec![0f64; n];
-            for &p in order.iter().rev() {
                 for (k, e) in g.edges.iter().enumerate().filter(|(_, e)| e.from as usize == p) {
-                    let q = e.to as usize;
-                    let tail = g.nodes[q].candidates.iter().map(|c| tail_of(c, e.to_port) as f64).fold(f64::INFINITY, f64::min);
-                    after[p] = after[p].max(tail.max(0.0) - trail[k] + after[q]);
+                    last_lb[k] = g.nodes[p]
+                        .candidates
+                        .iter()
+                        .zip(&finish[p])
+                        .map(|(c, tc)| tc - trail_of(c, e.from_port) as f64)
+                        .fold(f64::INFINITY, f64::min);
                 }
             }
+            // What must still follow a candidate's finish: the least tail of
+            // each consumer after its last output (its trail before the
+            // finish), along the longest such chain to the end; per node the
+            // least over its candidates.
+            let mut after = vec![0f64; n];
+            let mut after_of: Vec<Vec<f64>> = vec![Vec::new(); n];
+            for &p in order.iter().rev() {
+                let out: Vec<(usize, f64)> = g
+                    .edges
+                    .iter()
+                    .filter(|e| e.from as usize == p)
+                    .map(|e| {
+                        let q = e.to as usize;
+                        let tail = g.nodes[q].candidates.iter().map(|c| tail_of(c, e.to_port) as f64).fold(f64::INFINITY, f64::min);
+                        (e.from_port as usize, tail.max(0.0) + after[q])
+                    })
+                    .collect();
+                after_of[p] = g.nodes[p]
+                    .candidates
+                    .iter()
+                    .map(|c| out.iter().map(|&(port, rest)| rest - trail_of(c, port as u32) as f64).fold(0.0, f64::max))
+                    .collect();
+                after[p] = after_of[p].iter().copied().reduce(f64::min).unwrap_or(0.0);
+            }
             for p in 0..n {
-                least.push(finish[p].iter().map(|tc| tc + after[p]).collect());
+                least.push(finish[p].iter().zip(&after_of[p]).map(|(tc, a)| tc + a).collect());
             }
         }
     }
