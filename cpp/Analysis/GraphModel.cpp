@@ -143,14 +143,14 @@ GraphCost estimateGraph(dfg::GraphOp graph,
         reach[v][port.in] = burstsReaching(g.nodes[q], port.out, reach[q], g.nodes[v].inElements[port.in],
                                            q, reach[v][port.in]);
   };
-  // The earliest finish of `v` after its producer `q` (feeding it through
-  // `port`): its tail after q's last output, and after each burst that
-  // reaches it, the time v takes to pull that burst.
   // The end of q's last pipeline that pushes on `port`: its last output.
   auto lastOutput = [&](unsigned q, Port port) {
     const NodeCost &from = g.nodes[q];
     return finish[q] - double(port.out < from.trailOut.size() ? from.trailOut[port.out] : 0);
   };
+  // The earliest finish of `v` after its producer `q` (feeding it through
+  // `port`): its tail after q's last output, and after each burst that
+  // reaches it, the time v takes to pull that burst.
   auto lastInput = [&](unsigned v, unsigned q, Port port) {
     const NodeCost &to = g.nodes[v];
     int64_t tail = port.in < to.tailIn.size() ? to.tailIn[port.in] : to.tail;
