@@ -445,7 +445,7 @@ fn run(
                 for (var, field) in [(fo[to], (|c: &DseCandidate| c.fill) as fn(&DseCandidate) -> i64), (t[to], |c| c.cycles)] {
                     let mut row = vec![(var, 1.0), (fo[from], -(1.0 - s)), (t[from], -s)];
                     row.extend(chosen(to, &|c| field(c) - fill_time(c, port)));
-                    row.extend(x[from].iter().zip(&nodes[from].candidates).map(|(&col, c)| (col, s * trail_of(c, out) as f64)));
+                    row.extend(chosen(from, &|c| -trail_of(c, out)).into_iter().map(|(col, v)| (col, s * v)));
                     pb.add_row(0.., row);
                 }
             }
