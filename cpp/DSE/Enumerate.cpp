@@ -5,7 +5,9 @@
 // they read are made before and erased after.
 #include "DseInternal.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Threading.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cctype>
@@ -59,6 +61,21 @@ static std::string structureKey(dfg::ProcessOp process) {
   return key;
 }
 
+/// The iterations of every loop of `process`, each counted with the trip
+/// counts of the loops around it (a loop of unknown trip count as one).
+static uint64_t iterations(dfg::ProcessOp process) {
+  uint64_t total = 0;
+  process.getBody().walk([&](scf::ForOp loop) {
+    uint64_t product = 1;
+    for (Operation *op = loop; op && op != process.getOperation(); op = op->getParentOp())
+      if (auto around = dyn_cast<scf::ForOp>(op))
+        if (std::optional<APInt> trip = around.getStaticTripCount())
+          product = llvm::SaturatingMultiply(product, std::max<uint64_t>(1, trip->getZExtValue()));
+    total = llvm::SaturatingAdd(total, product);
+  });
+  return total;
+}
+
 std::map<std::string, std::vector<Point>> candidatesOnce(ArrayRef<dfg::ProcessOp> processes,
                                                         const Options &options,
                                                         const cost::CostOptions &costOptions,
@@ -80,12 +97,31 @@ std::map<std::string, std::vector<Point>> candidatesOnce(ArrayRef<dfg::ProcessOp
     }
     jobs.push_back({process, packedCopy(process, options), {}, {}});
   }
+  // One task per process and packing, the longest first: the threads take
+  // tasks in order, and a window that takes seconds taken last would leave
+  // the other thread idle. The iterations a process walks (its loop nests'
+  // trip counts) stand for the time its estimates take.
+  struct Task {
+    size_t job;
+    bool packed;
+    uint64_t weight;
+  };
+  std::vector<Task> tasks;
+  for (auto [j, job] : llvm::enumerate(jobs)) {
+    uint64_t weight = iterations(job.process);
+    tasks.push_back({j, false, weight});
+    if (job.packed)
+      tasks.push_back({j, true, weight});
+  }
+  llvm::stable_sort(tasks, [](const Task &a, const Task &b) { return a.weight > b.weight; });
   MLIRContext *ctx = jobs.empty() ? nullptr : jobs.front().process.getContext();
   if (ctx)
-    parallelFor(ctx, 0, jobs.size(), [&](size_t j) {
-      jobs[j].plain = offeredCandidates(jobs[j].process, options, costOptions);
-      if (jobs[j].packed)
-        jobs[j].packedPoints = offeredCandidates(jobs[j].packed, options, costOptions);
+    parallelFor(ctx, 0, tasks.size(), [&](size_t k) {
+      Job &job = jobs[tasks[k].job];
+      if (tasks[k].packed)
+        job.packedPoints = offeredCandidates(job.packed, options, costOptions);
+      else
+        job.plain = offeredCandidates(job.process, options, costOptions);
     });
   for (Job &job : jobs) {
     if (job.packed)
