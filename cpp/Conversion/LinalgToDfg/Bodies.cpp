@@ -330,7 +330,8 @@ Value readOperand(Emitter &e, const Operand &operand, AffineMap map, ArrayRef<Va
   case Role::Rom: {
     auto global = operand.global;
     Value mem = memref::GetGlobalOp::create(e.b, e.loc, global.getType(), global.getSymName());
-    return memref::LoadOp::create(e.b, e.loc, mem, e.apply(map, ivs));
+    return memref::LoadOp::create(e.b, e.loc, mem,
+                                  e.apply(operand.through ? operand.through.compose(map) : map, ivs));
   }
   case Role::Stream:
     return memref::LoadOp::create(e.b, e.loc, buffer, e.apply(map, ivs));
@@ -429,7 +430,7 @@ struct NestBuilder : ComputeBody {
   unsigned numLoops = 0, numParallel = 0;
   bool reduces = false;
   /// All operands, inputs then the init, with their maps and stream plans.
-  SmallVector<Operand> all;
+  SmallVector<Operand, 4> all;
   SmallVector<AffineMap> maps;
   SmallVector<StreamPlan> plans;
   SmallVector<int64_t> trips;

@@ -44,6 +44,9 @@ struct Operand {
   Order order;
   /// Rom: the global holding the constant.
   mlir::memref::GlobalOp global;
+  /// Rom read through a broadcast: the constant's coordinates from the
+  /// operand's (null: the same).
+  mlir::AffineMap through;
   /// Splat: the value.
   mlir::TypedAttr splat;
   /// Stream through a folded tensor.pad: padding per source dim and value.

@@ -108,6 +108,9 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
                           "accumulator or operand cannot be streamed");
     return success();
   }
+  // A constant broadcast its readers read in place needs no process.
+  if (constantBroadcast(op) && !streamUses(op.getResult(0)))
+    return success();
   if (op.getNumDpsInits() != 1)
     return op.emitError("convert-linalg-to-dfg: linalg ops with ")
            << op.getNumDpsInits() << " results are not supported; one result is";
@@ -125,7 +128,7 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
   if (window)
     windowed = info.windows.front().operand;
 
-  SmallVector<Operand> inputs;
+  SmallVector<Operand, 4> inputs;
   for (OpOperand *use : op.getDpsInputOperands()) {
     FailureOr<Operand> operand =
         classify(op, *use, windowed && *windowed == use->getOperandNumber());

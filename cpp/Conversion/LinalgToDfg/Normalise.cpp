@@ -408,6 +408,25 @@ TypedAttr fillValue(linalg::GenericOp op) {
   return value ? constantOf(*value) : TypedAttr();
 }
 
+std::optional<ConstantBroadcast> constantBroadcast(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumParallelLoops() != op.getNumLoops())
+    return std::nullopt;
+  auto cst = op.getDpsInputs()[0].getDefiningOp<arith::ConstantOp>();
+  if (!cst || !isa<RankedTensorType>(cst.getType()))
+    return std::nullopt;
+  Block &body = op.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (body.getOperations().size() != 1 || yield.getValues().size() != 1 ||
+      yield.getValues()[0] != body.getArgument(0))
+    return std::nullopt;
+  AffineMap in = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!out.isPermutation() || !in.isProjectedPermutation())
+    return std::nullopt;
+  return ConstantBroadcast{cst, in.compose(inversePermutation(out))};
+}
+
 TypedAttr padValue(tensor::PadOp pad) { return constantOf(pad.getConstantPaddingValue()); }
 
 } // namespace ming::lowering

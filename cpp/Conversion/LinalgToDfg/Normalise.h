@@ -6,6 +6,7 @@
 #ifndef MING_CONVERSION_LINALGTODFG_NORMALISE_H
 #define MING_CONVERSION_LINALGTODFG_NORMALISE_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -41,6 +42,15 @@ mlir::TypedAttr constantOf(mlir::Value v);
 /// The constant a fill-like generic writes everywhere (linalg.fill after
 /// generalisation), if `op` is one.
 mlir::TypedAttr fillValue(mlir::linalg::GenericOp op);
+
+/// A generic that only broadcasts (or permutes) a constant tensor, as a
+/// bias broadcast to a feature map: the constant, and the map from the
+/// generic's result coordinates to the constant's.
+struct ConstantBroadcast {
+  mlir::arith::ConstantOp constant;
+  mlir::AffineMap through;
+};
+std::optional<ConstantBroadcast> constantBroadcast(mlir::linalg::GenericOp op);
 
 /// The constant value yielded by a tensor.pad, if it is one.
 mlir::TypedAttr padValue(mlir::tensor::PadOp pad);

@@ -45,12 +45,21 @@ FailureOr<Operand> GraphBuilder::classify(linalg::GenericOp op, OpOperand &use, 
     operand.global = globalFor(cst);
     return operand;
   }
-  if (auto producer = dyn_cast_or_null<linalg::GenericOp>(def))
+  if (auto producer = dyn_cast_or_null<linalg::GenericOp>(def)) {
     if (TypedAttr fill = fillValue(producer)) {
       operand.role = Role::Splat;
       operand.splat = fill;
       return operand;
     }
+    // A constant broadcast to the operand's shape (a bias to every pixel)
+    // is read from the constant's ROM in place: no process streams it.
+    if (auto bcast = constantBroadcast(producer); bcast && !windowed) {
+      operand.role = Role::Rom;
+      operand.global = globalFor(bcast->constant);
+      operand.through = bcast->through;
+      return operand;
+    }
+  }
   operand.role = Role::Stream;
   operand.source = v;
   if (auto pad = dyn_cast_or_null<tensor::PadOp>(def); pad && !padProcesses.count(pad)) {
@@ -93,6 +102,14 @@ unsigned GraphBuilder::streamUses(Value v) {
         continue;
       if (auto producer = dyn_cast_or_null<linalg::GenericOp>(def); producer && fillValue(producer))
         continue;
+      // Read in place unless it is the window a sliding window slides over
+      // (classify's rule).
+      if (auto producer = dyn_cast_or_null<linalg::GenericOp>(def); producer && constantBroadcast(producer)) {
+        FailureOr<KernelInfo> info = ming::analyzeKernel(generic);
+        if (failed(info) || info->kind != KernelClass::SlidingWindow ||
+            info->windows.front().operand != use.getOperandNumber())
+          continue;
+      }
       ++n;
     }
   }

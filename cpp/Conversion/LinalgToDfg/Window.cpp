@@ -171,7 +171,7 @@ struct WindowBuilder : ComputeBody {
 
   /// Every operand, the init last; side inputs read in full up front
   /// (fullBuffers) or pulled per output element (perElement).
-  SmallVector<Operand> all;
+  SmallVector<Operand, 4> all;
   SmallVector<Value> fullBuffers;
   SmallVector<unsigned> perElement;
   Value lines, window;

@@ -39,7 +39,10 @@ def ConvertLinalgToDfg : Pass<"convert-linalg-to-dfg", "mlir::ModuleOp"> {
     then the two window (spatial) dimensions, then the rest, for every tensor
     that touches a sliding window; row-major otherwise. Weights become
     `memref.global` constants read by the process that uses them; an
-    accumulator initialised by `linalg.fill` starts from the fill value.
+    accumulator initialised by `linalg.fill` starts from the fill value. A
+    generic that only broadcasts (or permutes) a constant, such as a bias
+    over a feature map, is not a process: its readers read the constant's
+    ROM in place, through the broadcast's indexing maps.
   }];
   let options = [
     Option<"top", "top", "std::string", /*default=*/"\"\"",

@@ -167,7 +167,8 @@ def FoldConstants : Pass<"ming-fold-constants", "mlir::func::FuncOp"> {
     reductions give what the generic gives), and replaces it with a dense
     constant; reshapes of constants fold too. A generic that would grow the
     data (a bias broadcast over a feature map) is left alone: its small
-    constant and the broadcast cost less than the ROM it would become.
+    constant and the broadcast cost less than the ROM it would become, and
+    convert-linalg-to-dfg has its readers read the small constant in place.
     Folds needing more than 2^26 scalar evaluations are left alone.
   }];
   let statistics = [
