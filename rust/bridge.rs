@@ -216,7 +216,14 @@ pub mod ffi {
         /// `target`: a JSON target description for the cost model, "" for the
         /// built-in one; `axi_bits`: the board's m_axi port width (0: the target's).
         /// `pack_int8`: also offer processes with int8 multiplies packed two per DSP.
-        fn dse_open(module: usize, max_lanes: i64, pack_int8: bool, target: &str, axi_bits: i64) -> Result<UniquePtr<DseSession>>;
+        fn dse_open(
+            module: usize,
+            max_lanes: i64,
+            pack_int8: bool,
+            target: &str,
+            axi_bits: i64,
+            dsp_limit: i64,
+        ) -> Result<UniquePtr<DseSession>>;
         /// The candidates' figures, per node in the graph's body order.
         fn dse_problem(session: &DseSession) -> DseProblem;
         /// Candidate `index` of node `node` in words, for logs.

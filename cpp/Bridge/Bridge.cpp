@@ -60,9 +60,10 @@ static rust::Vec<T> toRust(const std::vector<T> &v) {
 }
 
 std::unique_ptr<DseSession> dse_open(size_t module, int64_t max_lanes, bool pack_int8,
-                                     rust::Str target, int64_t axi_bits) {
+                                     rust::Str target, int64_t axi_bits, int64_t dsp_limit) {
   dse::Options options;
   options.maxLanes = max_lanes;
+  options.dspLimit = dsp_limit;
   options.packInt8 = pack_int8;
   options.targetFile = std::string(target);
   options.axiBits = axi_bits;

@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <map>
@@ -71,7 +72,7 @@ ProcessConfig oneLaneBase(dfg::ProcessOp process) {
 /// by two loops beside its compute kept those at unroll 2 and 4, and the
 /// zeroing, not the compute, set its cycles.
 std::vector<Point> enumerateConfigurations(Estimator &estimator, const ProcessConfig &base,
-                                           const ProcessCost &ref, unsigned limit) {
+                                           const ProcessCost &ref, unsigned limit, int64_t dspLimit) {
   dfg::ProcessOp process = estimator.getProcess();
   // The outermost pipelined loops and their unroll choices.
   // A loop whose unroll `base` already sets keeps it.
@@ -110,6 +111,18 @@ std::vector<Point> enumerateConfigurations(Estimator &estimator, const ProcessCo
       if (totals && arg < totals.size() && totals[arg] > 0)
         llvm::erase_if(ds, [&](int64_t d) { return totals[arg] % d != 0; });
       laneChoices.push_back({arg, ds});
+    }
+    // One lane everywhere sets the highest port-bound II, and so the fewest
+    // DSPs (operators are shared across the II): over the board's DSPs
+    // there, every lane variant is over them too. They count against the
+    // cap as if estimated, so the unroll choices reached stay the same.
+    if (dspLimit > 0 && one.dsp > dspLimit) {
+      all.push_back({cfg, one});
+      uint64_t variants = 1;
+      for (auto &ch : laneChoices)
+        variants = llvm::SaturatingMultiply<uint64_t>(variants, ch.second.size());
+      evaluated = unsigned(std::min<uint64_t>(cap, evaluated + variants - 1));
+      return evaluated < cap;
     }
     std::vector<size_t> lp(laneChoices.size(), 0);
     while (true) {
@@ -246,7 +259,7 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
   Estimator estimator(process, cost);
   ProcessConfig base = oneLaneBase(process);
   const ProcessCost ref = estimator.estimate(base);
-  std::vector<Point> all = enumerateConfigurations(estimator, base, ref, options.candidateLimit);
+  std::vector<Point> all = enumerateConfigurations(estimator, base, ref, options.candidateLimit, options.dspLimit);
   // DSPs for cycles: every outer pipeline with DSPs at a requested II of 2, 4, 8, ...
   // (Vitis shares operators across the II), one lane, nothing unrolled.
   SmallVector<unsigned> withDsp;
@@ -314,7 +327,8 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
         c.unroll = trip > 0 && trip <= kMaxLanes ? trip : 1;
       }
       std::vector<Point> more =
-          enumerateConfigurations(estimator, split, estimator.estimate(split), options.candidateLimit / 4);
+          enumerateConfigurations(estimator, split, estimator.estimate(split),
+                                  options.candidateLimit / 4, options.dspLimit);
       all.insert(all.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
     });
   }

@@ -41,6 +41,7 @@ struct DsePass : ming::impl::DseBase<DsePass> {
     }
     ming::dse::Options options;
     options.maxLanes = std::max<int64_t>(1, maxLanes);
+    options.dspLimit = dsp;
     options.packInt8 = packInt8;
     options.targetFile = target;
     std::string error;

@@ -334,7 +334,14 @@ pub fn solve_dse(p: &ffi::DseProblem, request: &ffi::DseRequest) -> ffi::DseSolu
 pub fn run(module: &Module, settings: &Settings, cost: &CostModel) -> Result<Outcome, Failure> {
     let start = Instant::now();
     crate::progress::detail("enumerating configurations");
-    let mut session = ffi::dse_open(address(module), settings.max_lanes.max(1) as i64, settings.pack_int8, &cost.file, cost.axi_bits.into())
+    let mut session = ffi::dse_open(
+        address(module),
+        settings.max_lanes.max(1) as i64,
+        settings.pack_int8,
+        &cost.file,
+        cost.axi_bits.into(),
+        settings.dsp.into(),
+    )
         .map_err(|e| Failure::Other(e.what().to_string()))?;
     let p = ffi::dse_problem(&session);
     let count: usize = p.nodes.iter().map(|n| n.candidates.len()).sum();

@@ -24,7 +24,8 @@ struct DseSession {
   std::unique_ptr<dse::Session> session;
 };
 std::unique_ptr<DseSession> dse_open(size_t module, int64_t max_lanes, bool pack_int8,
-                                     rust::Str target, int64_t axi_bits);
+                                     rust::Str target, int64_t axi_bits,
+                                     int64_t dsp_limit);
 DseProblem dse_problem(const DseSession &session);
 rust::String dse_describe(const DseSession &session, uint32_t node, uint32_t index);
 DseEstimate dse_apply(DseSession &session, rust::Slice<const size_t> choice, rust::Str status,

@@ -22,6 +22,9 @@ namespace ming::dse {
 struct Options {
   /// Most lanes offered on any channel.
   int64_t maxLanes = 64;
+  /// The board's DSPs (0: unknown). A configuration over them can never be
+  /// chosen: its lane variants, which only add DSPs, are not estimated.
+  int64_t dspLimit = 0;
   /// At most this many configurations are evaluated per process.
   unsigned candidateLimit = 512;
   /// Also offer each process with its int8 multiplies packed in pairs
