@@ -334,7 +334,15 @@ SlotTiming ProcessModel::slotTiming(scf::ForOp loop, int64_t ii) {
   SmallVector<int64_t> argArr(loop.getInitArgs().size(), 0),
       argCar(loop.getInitArgs().size(), 0);
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  // Without loop-carried values the copies differ only in their start, and
+  // every arrival is a max-plus function of it: the first copy has the
+  // earliest event and the last the latest arrival, so those two suffice
+  // (a 1x1 convolution's body of 160 x 1,280 MACs unrolled 64 times would
+  // otherwise be walked 64 times per configuration).
+  bool carried = !loop.getInitArgs().empty();
   for (int64_t k = 0; k < r.unroll && !w.exhausted; ++k) {
+    if (!carried && k > 0 && k < r.unroll - 1)
+      k = r.unroll - 1;
     w.loadKeys.clear();
     w.opaque.clear();
     w.pullBase = k * ii / r.unroll;
