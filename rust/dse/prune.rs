@@ -6,9 +6,9 @@
 //! figures, is above U can never be chosen by an optimal solve: it goes. So
 //! does a candidate that breaks a limit with every other node at its least
 //! use of it. HiGHS gets a smaller program with the same optimum (ResNet-8
-//! int8: 4,214 of 6,733 candidates, proved optimal in 35 s; DS-CNN int8:
-//! 2,505 of 6,988; MobileNetV2, whose start is already fast, keeps 46,190 of
-//! 48,738).
+//! int8: 2,991 of 4,763 candidates, proved optimal in 47 s; DS-CNN int8:
+//! 1,947 of 3,456; MobileNetV2, whose start is already fast, keeps 21,992 of
+//! 25,961).
 //!
 //! The rows the ILP builds from whole candidate lists (burst_reach,
 //! fill_share) are computed once on the full problem (`Shape`), so the
