@@ -329,35 +329,66 @@ SlotTiming ProcessModel::slotTiming(scf::ForOp loop, int64_t ii) {
   } else {
     timing = &local;
   }
-  Walker w(*this, /*skipLoops=*/false);
-  Counters unused;
-  SmallVector<int64_t> argArr(loop.getInitArgs().size(), 0),
-      argCar(loop.getInitArgs().size(), 0);
-  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   // Without loop-carried values the copies differ only in their start, and
   // every arrival is a max-plus function of it: the first copy has the
   // earliest event and the last the latest arrival, so those two suffice
   // (a 1x1 convolution's body of 160 x 1,280 MACs unrolled 64 times would
   // otherwise be walked 64 times per configuration).
   bool carried = !loop.getInitArgs().empty();
+  if (!carried && r.unroll > 1 && cache) {
+    // The last copy's latest arrival is max(A, start + B), so two walks of
+    // it, from 0 and from a start later than any arrival, give it for every
+    // II: the lane variants of one unroll then cost no walk each.
+    auto [it, inserted] = cache->slotStarts.try_emplace({loop.getOperation(), r.unroll});
+    SlotStarts &starts = it->second;
+    if (inserted) {
+      Walker first(*this, /*skipLoops=*/false);
+      walkCopy(loop, first, 0);
+      Walker late = first;
+      walkCopy(loop, first, 0);
+      walkCopy(loop, late, kLateStart);
+      starts.usable = !first.exhausted && !late.exhausted && first.firstEvent == late.firstEvent;
+      starts.atZero = first.maxArrival;
+      starts.late = late.maxArrival >= kLateStart ? std::optional<int64_t>(late.maxArrival - kLateStart)
+                                                  : std::nullopt;
+      starts.firstEvent = first.firstEvent;
+    }
+    if (starts.usable) {
+      int64_t start = (r.unroll - 1) * ii / r.unroll;
+      timing->depth = starts.late ? std::max(starts.atZero, start + *starts.late) : starts.atZero;
+      timing->firstEvent = starts.firstEvent;
+      return *timing;
+    }
+  }
+  Walker w(*this, /*skipLoops=*/false);
   for (int64_t k = 0; k < r.unroll && !w.exhausted; ++k) {
     if (!carried && k > 0 && k < r.unroll - 1)
       k = r.unroll - 1;
-    w.loadKeys.clear();
-    w.opaque.clear();
-    w.pullBase = k * ii / r.unroll;
-    w.define(loop.getInductionVar(), w.pullBase, -1);
-    for (auto [j, iterArg] : llvm::enumerate(loop.getRegionIterArgs()))
-      w.define(iterArg, argArr[j], argCar[j]);
-    w.walkBlock(*loop.getBody(), unused);
-    for (auto [j, v] : llvm::enumerate(yield.getOperands())) {
-      argArr[j] = w.arr(v);
-      argCar[j] = w.car(v);
-    }
+    walkCopy(loop, w, k * ii / r.unroll);
   }
   timing->depth = w.maxArrival;
   timing->firstEvent = w.firstEvent;
   return *timing;
+}
+
+/// Walks one copy of a pipelined body, started at `start`, on `w`: its
+/// loop-carried values come from the copy `w` walked before.
+void ProcessModel::walkCopy(scf::ForOp loop, Walker &w, int64_t start) {
+  Counters unused;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  w.loadKeys.clear();
+  w.opaque.clear();
+  w.pullBase = start;
+  w.define(loop.getInductionVar(), w.pullBase, -1);
+  for (auto [j, iterArg] : llvm::enumerate(loop.getRegionIterArgs()))
+    w.define(iterArg, w.copyArr.empty() ? 0 : w.copyArr[j], w.copyCar.empty() ? 0 : w.copyCar[j]);
+  w.walkBlock(*loop.getBody(), unused);
+  w.copyArr.assign(yield.getNumOperands(), 0);
+  w.copyCar.assign(yield.getNumOperands(), 0);
+  for (auto [j, v] : llvm::enumerate(yield.getOperands())) {
+    w.copyArr[j] = w.arr(v);
+    w.copyCar[j] = w.car(v);
+  }
 }
 
 int64_t ProcessModel::loopCycles(scf::ForOp loop) {

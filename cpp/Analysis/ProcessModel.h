@@ -200,6 +200,21 @@ struct SlotTiming {
   std::optional<int64_t> firstEvent;
 };
 
+/// A pipelined body without loop-carried values, for every II at once: its
+/// latest arrival with the last copy started at s is max(atZero, s + late)
+/// (`late` unset: nothing in that copy waits for its start), and its first
+/// event that of the first copy. Not `usable` when a walk ran out of budget
+/// or the last copy has the earlier event.
+struct SlotStarts {
+  bool usable = false;
+  int64_t atZero = 0;
+  std::optional<int64_t> late;
+  std::optional<int64_t> firstEvent;
+};
+
+/// A start later than any arrival in a body, for SlotStarts.
+constexpr int64_t kLateStart = int64_t(1) << 40;
+
 /// Where the search for the fill before a process's first push ended: the
 /// elements pulled, and the way to the last of those pulls (each loop with
 /// its iteration, each scf.if with its side, the pull last). Both follow from
@@ -217,6 +232,8 @@ struct WalkCache {
   std::map<int64_t, FillPath> fills;
   /// By loop, unroll and II.
   std::map<std::tuple<Operation *, int64_t, int64_t>, SlotTiming> timings;
+  /// By loop and unroll.
+  std::map<std::pair<Operation *, int64_t>, SlotStarts> slotStarts;
   llvm::DenseMap<Operation *, double> ifProbability;
   /// Whether a block reaches an event (push or pull mode) for given values of
   /// the induction variables around it: the first/last event searches try
@@ -232,6 +249,8 @@ struct ResolvedLoop {
   bool pipelined = false;
   int64_t ii = 1;
 };
+
+class Walker;
 
 class ProcessModel {
 public:
@@ -265,6 +284,7 @@ private:
   scf::ForOp perfectInner(scf::ForOp loop);
   void pipelineCost(scf::ForOp loop, LoopCost &lc);
   SlotTiming slotTiming(scf::ForOp loop, int64_t ii);
+  void walkCopy(scf::ForOp loop, Walker &w, int64_t start);
   double ifProbability(scf::IfOp op);
   double countIfProbability(scf::IfOp op);
   std::optional<double> countJointFraction(ArrayRef<std::pair<Value, bool>> conds);
@@ -350,6 +370,8 @@ public:
   int64_t maxArrival = 0;
   std::optional<int64_t> firstEvent;     // arrival of the first push / sink store
   int64_t pullBase = 0;                  // start of the unrolled copy being walked
+  /// The loop-carried values the last walked copy yields (ProcessModel::walkCopy).
+  SmallVector<int64_t> copyArr, copyCar;
   /// An unrolled accumulation timed as a tree (walkFor): the latest arrival
   /// of its terms, how many there are, and the latency of one tree level.
   struct Chain {
