@@ -347,7 +347,9 @@ SlotTiming ProcessModel::slotTiming(scf::ForOp loop, int64_t ii) {
       Walker late = first;
       walkCopy(loop, first, 0);
       walkCopy(loop, late, kLateStart);
-      starts.usable = !first.exhausted && !late.exhausted && first.firstEvent == late.firstEvent;
+      // A walk out of budget stops after the same operations from either
+      // start, so the two still bound the same prefix of the copies.
+      starts.usable = first.firstEvent == late.firstEvent;
       starts.atZero = first.maxArrival;
       starts.late = late.maxArrival >= kLateStart ? std::optional<int64_t>(late.maxArrival - kLateStart)
                                                   : std::nullopt;

@@ -203,8 +203,8 @@ struct SlotTiming {
 /// A pipelined body without loop-carried values, for every II at once: its
 /// latest arrival with the last copy started at s is max(atZero, s + late)
 /// (`late` unset: nothing in that copy waits for its start), and its first
-/// event that of the first copy. Not `usable` when a walk ran out of budget
-/// or the last copy has the earlier event.
+/// event that of the first copy. Not `usable` when the last copy has the
+/// earlier event.
 struct SlotStarts {
   bool usable = false;
   int64_t atZero = 0;
