@@ -3,11 +3,13 @@
 // sees only their figures, and the chosen indices written back.
 #include "ming/DSE/Session.h"
 #include "DseInternal.h"
+
 #include "ming/DSE/FifoDepths.h"
 #include "ming/Transforms/PackInt8.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -427,19 +429,27 @@ static Estimate applyConfigs(dfg::GraphOp graph, Instances &insts,
   // Estimate every choice first (the model reads the IR as it was enumerated).
   std::map<std::string, cost::ProcessCost> costs;
   std::map<std::string, cost::ProcessConfig> chosen;
+  std::vector<size_t> firsts; // one instance per process
   for (auto [i, process] : llvm::enumerate(insts.processes)) {
     std::string name = process.getSymName().str();
-    if (costs.count(name))
+    if (chosen.count(name))
       continue; // a shared process: one point, the same for every instance
-    const cost::ProcessConfig &cfg = configs[i]->config;
+    chosen[name] = configs[i]->config;
+    firsts.push_back(i);
     // A packed point was enumerated on the packed process: rewrite it the
     // same way first (the rewrite is deterministic, so the loops keep the
     // ids the configuration names).
     if (configs[i]->pack)
       pack::packProcess(process);
-    costs[name] = cost::estimate(process, cfg, options);
-    chosen[name] = cfg;
   }
+  // The estimates only read the IR: side by side, as in the enumeration.
+  std::vector<cost::ProcessCost> estimated(firsts.size());
+  parallelFor(graph.getContext(), 0, firsts.size(), [&](size_t k) {
+    size_t i = firsts[k];
+    estimated[k] = cost::estimate(insts.processes[i], configs[i]->config, options);
+  });
+  for (auto [k, i] : llvm::enumerate(firsts))
+    costs[insts.processes[i].getSymName().str()] = std::move(estimated[k]);
   for (dfg::ProcessOp process : insts.processes) {
     std::string name = process.getSymName().str();
     const cost::ProcessConfig &cfg = chosen[name];
