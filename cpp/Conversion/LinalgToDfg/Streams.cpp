@@ -14,6 +14,33 @@ using namespace mlir;
 
 namespace ming::lowering {
 
+namespace {
+/// Where a tensor operand's values come from: read without a stream (no
+/// values, a splat, a constant's ROM, a fill, a constant broadcast read from
+/// its constant in place) or streamed. The one rule both classify and
+/// streamUses follow; `windowed` (whether the operand is the window a
+/// sliding window slides over) is asked only for a constant broadcast,
+/// which streams there.
+enum class Origin { Empty, Splat, Constant, Fill, Broadcast, Stream };
+
+Origin originOf(Value v, llvm::function_ref<bool()> windowed) {
+  Operation *def = v.getDefiningOp();
+  if (isa_and_nonnull<tensor::EmptyOp>(def))
+    return Origin::Empty;
+  if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+    return dense && dense.isSplat() ? Origin::Splat : Origin::Constant;
+  }
+  if (auto producer = dyn_cast_or_null<linalg::GenericOp>(def)) {
+    if (fillValue(producer))
+      return Origin::Fill;
+    if (constantBroadcast(producer) && !windowed())
+      return Origin::Broadcast;
+  }
+  return Origin::Stream;
+}
+} // namespace
+
 FailureOr<Operand> GraphBuilder::classify(linalg::GenericOp op, OpOperand &use, bool windowed) {
   Operand operand;
   Value v = use.get();
@@ -29,36 +56,36 @@ FailureOr<Operand> GraphBuilder::classify(linalg::GenericOp op, OpOperand &use, 
     operand.role = Role::Splat;
     return operand;
   }
-  if (isa_and_nonnull<tensor::EmptyOp>(def)) {
+  switch (originOf(v, [&] { return windowed; })) {
+  case Origin::Empty:
     if (read)
       return op.emitError("convert-linalg-to-dfg: operand #")
              << use.getOperandNumber() << " is a tensor.empty whose values the payload reads";
     return operand;
-  }
-  if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def)) {
-    if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()); dense && dense.isSplat()) {
-      operand.role = Role::Splat;
-      operand.splat = cast<TypedAttr>(dense.getSplatValue<Attribute>());
-      return operand;
-    }
-    operand.role = Role::Rom;
-    operand.global = globalFor(cst);
+  case Origin::Splat:
+    operand.role = Role::Splat;
+    operand.splat = cast<TypedAttr>(
+        cast<DenseElementsAttr>(cast<arith::ConstantOp>(def).getValue()).getSplatValue<Attribute>());
     return operand;
-  }
-  if (auto producer = dyn_cast_or_null<linalg::GenericOp>(def)) {
-    if (TypedAttr fill = fillValue(producer)) {
-      operand.role = Role::Splat;
-      operand.splat = fill;
-      return operand;
-    }
+  case Origin::Constant:
+    operand.role = Role::Rom;
+    operand.global = globalFor(cast<arith::ConstantOp>(def));
+    return operand;
+  case Origin::Fill:
+    operand.role = Role::Splat;
+    operand.splat = fillValue(cast<linalg::GenericOp>(def));
+    return operand;
+  case Origin::Broadcast: {
     // A constant broadcast to the operand's shape (a bias to every pixel)
     // is read from the constant's ROM in place: no process streams it.
-    if (auto bcast = constantBroadcast(producer); bcast && !windowed) {
-      operand.role = Role::Rom;
-      operand.global = globalFor(bcast->constant);
-      operand.through = bcast->through;
-      return operand;
-    }
+    std::optional<ConstantBroadcast> bcast = constantBroadcast(cast<linalg::GenericOp>(def));
+    operand.role = Role::Rom;
+    operand.global = globalFor(bcast->constant);
+    operand.through = bcast->through;
+    return operand;
+  }
+  case Origin::Stream:
+    break;
   }
   operand.role = Role::Stream;
   operand.source = v;
@@ -97,20 +124,12 @@ unsigned GraphBuilder::streamUses(Value v) {
     else if (auto generic = dyn_cast<linalg::GenericOp>(user)) {
       if (fillValue(generic))
         continue;
-      Operation *def = v.getDefiningOp();
-      if (isa_and_nonnull<tensor::EmptyOp, arith::ConstantOp>(def))
-        continue;
-      if (auto producer = dyn_cast_or_null<linalg::GenericOp>(def); producer && fillValue(producer))
-        continue;
-      // Read in place unless it is the window a sliding window slides over
-      // (classify's rule).
-      if (auto producer = dyn_cast_or_null<linalg::GenericOp>(def); producer && constantBroadcast(producer)) {
+      auto windowed = [&] {
         FailureOr<KernelInfo> info = ming::analyzeKernel(generic);
-        if (failed(info) || info->kind != KernelClass::SlidingWindow ||
-            info->windows.front().operand != use.getOperandNumber())
-          continue;
-      }
-      ++n;
+        return succeeded(info) && info->kind == KernelClass::SlidingWindow &&
+               info->windows.front().operand == use.getOperandNumber();
+      };
+      n += originOf(v, windowed) == Origin::Stream;
     }
   }
   return n;
