@@ -6,11 +6,12 @@
 //! the smaller of the two and, channel by channel (the widest, most bits
 //! per word, first, each search keeping the depths already found),
 //! searches, two depths at a time, the depths where the FIFO gets cheaper:
-//! the deepest of each cheaper cost class (fewer BRAM18Ks; fewer 32-deep shift registers
-//! per bit; registers at `MIN_DEPTH`). A depth between two of those costs
-//! what the deeper one costs, so simulating it would buy nothing. Every
-//! accepted depth is checked by a simulation of the whole design with the
-//! depths so far, so the final set is one that was simulated.
+//! the deepest of each cheaper cost class (fewer BRAM18Ks; fewer 32-deep
+//! shift registers per bit; registers at `MIN_DEPTH`). A depth between two
+//! of those costs what the deeper one costs, so simulating it would buy
+//! nothing. Every accepted depth is checked by a simulation of the whole
+//! design with the depths so far, so the final set is one that was
+//! simulated.
 use super::engine::{simulate, Design, Outcome};
 
 /// Slack over the unbounded run, in parts per hundred.
@@ -124,8 +125,7 @@ pub fn minimize(design: &Design, given: &Outcome, lanes: &[u64], bits: &[u64]) -
         crate::progress::detail(&format!("FIFO minimisation, channel {} of {channels}, {simulations} simulations", done + 1));
         // tries[hi] keeps the bound (the depth it has); the least that does.
         // Two depths are simulated side by side per step (a search in
-        // thirds): the machine's second core halves the steps' wall time
-        // where a plain bisection would leave it idle.
+        // thirds), on a core a plain bisection would leave idle.
         let tries = class_depths(depths[c], bits_of(c));
         let (mut lo, mut hi) = (0, tries.len() - 1);
         while lo < hi {
@@ -140,7 +140,10 @@ pub fn minimize(design: &Design, given: &Outcome, lanes: &[u64], bits: &[u64]) -
                         scope.spawn(move || simulate(&trial))
                     })
                     .collect();
-                runs.into_iter().map(|run| run.join().map(|o| ok(&o)).unwrap_or(false)).collect()
+                runs.into_iter()
+                    .map(|run| run.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+                    .map(|o| ok(&o))
+                    .collect()
             });
             simulations += probes.len();
             // The least probe that keeps the bound ends the range; above a
