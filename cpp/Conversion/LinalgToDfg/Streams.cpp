@@ -16,28 +16,34 @@ namespace ming::lowering {
 
 namespace {
 /// Where a tensor operand's values come from: read without a stream (no
-/// values, a splat, a constant's ROM, a fill, a constant broadcast read from
-/// its constant in place) or streamed. The one rule both classify and
-/// streamUses follow; `windowed` (whether the operand is the window a
-/// sliding window slides over) is asked only for a constant broadcast,
-/// which streams there.
-enum class Origin { Empty, Splat, Constant, Fill, Broadcast, Stream };
+/// values, a splat constant or fill, a constant's ROM, a constant broadcast
+/// read from its constant in place) or streamed, with what was found. The
+/// one rule both classify and streamUses follow; `windowed` (whether the
+/// operand is the window a sliding window slides over) is asked only for a
+/// constant broadcast, which streams there.
+struct Origin {
+  enum Kind { Empty, Splat, Constant, Broadcast, Stream } kind = Stream;
+  TypedAttr splat;                           // Splat
+  arith::ConstantOp constant;                // Constant
+  std::optional<ConstantBroadcast> broadcast; // Broadcast
+};
 
 Origin originOf(Value v, llvm::function_ref<bool()> windowed) {
   Operation *def = v.getDefiningOp();
   if (isa_and_nonnull<tensor::EmptyOp>(def))
-    return Origin::Empty;
+    return {Origin::Empty};
   if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def)) {
-    auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
-    return dense && dense.isSplat() ? Origin::Splat : Origin::Constant;
+    if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()); dense && dense.isSplat())
+      return {Origin::Splat, cast<TypedAttr>(dense.getSplatValue<Attribute>())};
+    return {Origin::Constant, {}, cst};
   }
   if (auto producer = dyn_cast_or_null<linalg::GenericOp>(def)) {
-    if (fillValue(producer))
-      return Origin::Fill;
-    if (constantBroadcast(producer) && !windowed())
-      return Origin::Broadcast;
+    if (TypedAttr fill = fillValue(producer))
+      return {Origin::Splat, fill};
+    if (std::optional<ConstantBroadcast> bcast = constantBroadcast(producer); bcast && !windowed())
+      return {Origin::Broadcast, {}, {}, bcast};
   }
-  return Origin::Stream;
+  return {Origin::Stream};
 }
 } // namespace
 
@@ -56,7 +62,8 @@ FailureOr<Operand> GraphBuilder::classify(linalg::GenericOp op, OpOperand &use, 
     operand.role = Role::Splat;
     return operand;
   }
-  switch (originOf(v, [&] { return windowed; })) {
+  Origin origin = originOf(v, [&] { return windowed; });
+  switch (origin.kind) {
   case Origin::Empty:
     if (read)
       return op.emitError("convert-linalg-to-dfg: operand #")
@@ -64,26 +71,19 @@ FailureOr<Operand> GraphBuilder::classify(linalg::GenericOp op, OpOperand &use, 
     return operand;
   case Origin::Splat:
     operand.role = Role::Splat;
-    operand.splat = cast<TypedAttr>(
-        cast<DenseElementsAttr>(cast<arith::ConstantOp>(def).getValue()).getSplatValue<Attribute>());
+    operand.splat = origin.splat;
     return operand;
   case Origin::Constant:
     operand.role = Role::Rom;
-    operand.global = globalFor(cast<arith::ConstantOp>(def));
+    operand.global = globalFor(origin.constant);
     return operand;
-  case Origin::Fill:
-    operand.role = Role::Splat;
-    operand.splat = fillValue(cast<linalg::GenericOp>(def));
-    return operand;
-  case Origin::Broadcast: {
+  case Origin::Broadcast:
     // A constant broadcast to the operand's shape (a bias to every pixel)
     // is read from the constant's ROM in place: no process streams it.
-    std::optional<ConstantBroadcast> bcast = constantBroadcast(cast<linalg::GenericOp>(def));
     operand.role = Role::Rom;
-    operand.global = globalFor(bcast->constant);
-    operand.through = bcast->through;
+    operand.global = globalFor(origin.broadcast->constant);
+    operand.through = origin.broadcast->through;
     return operand;
-  }
   case Origin::Stream:
     break;
   }
@@ -129,7 +129,7 @@ unsigned GraphBuilder::streamUses(Value v) {
         return succeeded(info) && info->kind == KernelClass::SlidingWindow &&
                info->windows.front().operand == use.getOperandNumber();
       };
-      n += originOf(v, windowed) == Origin::Stream;
+      n += originOf(v, windowed).kind == Origin::Stream;
     }
   }
   return n;
