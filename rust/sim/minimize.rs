@@ -146,14 +146,14 @@ pub fn minimize(design: &Design, given: &Outcome, lanes: &[u64], bits: &[u64]) -
                     .collect()
             });
             simulations += probes.len();
-            // The least probe that keeps the bound ends the range; above a
-            // failing probe the search goes on.
-            match probes.iter().zip(&verdicts).find(|(_, &good)| good) {
-                Some((&probe, _)) => {
+            // In ascending order: a failing probe moves the range above it,
+            // the first that keeps the bound ends it.
+            for (&probe, good) in probes.iter().zip(verdicts) {
+                if good {
                     hi = probe;
-                    lo = probes.iter().filter(|&&p| p < probe).map(|&p| p + 1).max().unwrap_or(lo);
+                    break;
                 }
-                None => lo = probes.iter().max().map_or(hi, |&p| p + 1),
+                lo = probe + 1;
             }
         }
         depths[c] = tries[hi];
