@@ -25,8 +25,11 @@ struct Emitter {
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
 
   /// `for iv in [0, ub)` with no loop-carried values; `body` runs inside.
-  scf::ForOp loop(int64_t ub, llvm::function_ref<void(Value)> body) {
-    auto op = scf::ForOp::create(b, loc, idx(0), idx(ub), idx(1));
+  scf::ForOp loop(int64_t ub, llvm::function_ref<void(Value)> body) { return loop(0, ub, body); }
+
+  /// `for iv in [lb, ub)` with no loop-carried values.
+  scf::ForOp loop(int64_t lb, int64_t ub, llvm::function_ref<void(Value)> body) {
+    auto op = scf::ForOp::create(b, loc, idx(lb), idx(ub), idx(1));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(op.getBody()->getTerminator());
     body(op.getInductionVar());

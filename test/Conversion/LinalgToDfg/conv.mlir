@@ -60,9 +60,12 @@
 // Line buffer: K-1 = 2 rows of the padded width 8, 2 channels; window 3x3x2.
 // CHECK-DAG: memref.alloca() {ming.partition = #ming.partition<complete = [1]>} : memref<2x8x2xf32>
 // CHECK-DAG: memref.alloca() {ming.partition = #ming.partition<complete = [1, 2]>} : memref<3x3x2xf32>
-// Rows and columns of the padded image; the pad value enters where no pixel is pulled.
-// CHECK: scf.for %{{.*}} to %c8
-// CHECK: scf.for %{{.*}} to %c8
+// Rows and columns of the padded image but the top row and left column,
+// which complete no window and shift in the pad value the buffers already
+// hold: 7 x 7 iterations from padded (1, 1); the pad value enters where no
+// pixel is pulled.
+// CHECK: scf.for %{{.*}} = %c1{{.*}} to %c8
+// CHECK: scf.for %{{.*}} = %c1{{.*}} to %c8
 // CHECK: scf.if %{{.*}} -> (f32) {
 // CHECK-NEXT: dfg.pull
 // CHECK: } else {
