@@ -159,7 +159,8 @@ impl fmt::Display for ProgramError {
 
 impl std::error::Error for ProgramError {}
 
-/// Elements one iteration pulls and pushes, by port: (port, elements).
+/// Elements one iteration pulls and pushes, in program order: (port,
+/// elements), consecutive accesses to one port merged.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Io {
     pub pulls: Vec<(u32, u32)>,
@@ -401,7 +402,10 @@ struct Unfold<'b> {
     /// The pipelined loop of the previous slot when only flattening lies
     /// between it and the next one.
     last_pipeline: Option<usize>,
-    counts: Vec<u32>,
+    /// The pulls and the pushes counted so far, each in program order:
+    /// (port, elements), consecutive accesses to one port merged.
+    pulls: Vec<(u32, u32)>,
+    pushes: Vec<(u32, u32)>,
 }
 
 fn has_if(stmts: &[Stmt]) -> bool {
@@ -452,11 +456,21 @@ impl<'b> Unfold<'b> {
         }
     }
 
-    /// Adds the pulls and pushes of `stmts` (one execution, every loop unrolled) to `counts`.
+    /// Adds the pulls and pushes of `stmts` (one execution, every loop
+    /// unrolled) to those counted so far.
     fn count(&mut self, stmts: &[Stmt]) -> Result<(), ProgramError> {
         for s in stmts {
             match s {
-                Stmt::Pull(p) | Stmt::Push(p) => self.counts[*p as usize] += 1,
+                Stmt::Pull(p) | Stmt::Push(p) => {
+                    let list = match self.body.ports.get(*p as usize) {
+                        Some(Port::Out { .. }) => &mut self.pushes,
+                        _ => &mut self.pulls,
+                    };
+                    match list.last_mut() {
+                        Some((q, n)) if *q == *p => *n += 1,
+                        _ => list.push((*p, 1)),
+                    }
+                }
                 Stmt::If { cond, then, otherwise } => {
                     let taken = self.value(*cond, "an scf.if condition")? != 0;
                     self.count(if taken { then } else { otherwise })?;
@@ -475,25 +489,13 @@ impl<'b> Unfold<'b> {
         Ok(())
     }
 
-    /// The non-zero counts as one iteration's I/O, then reset.
+    /// The accesses counted as one iteration's I/O, then reset. Their order
+    /// is the program's: an iteration that pulls a row's sum before its
+    /// elements waits for the sum with the elements unread, as the C
+    /// simulation does (a FIFO minimised on the elements read first
+    /// deadlocked it).
     fn take_io(&mut self) -> Io {
-        let (pulls, pushes) = self.take_counts();
-        Io { pulls, pushes }
-    }
-
-    /// The non-zero counts as (port, n) for pulls and pushes, then reset.
-    fn take_counts(&mut self) -> (Vec<(u32, u32)>, Vec<(u32, u32)>) {
-        let (mut pulls, mut pushes) = (Vec::new(), Vec::new());
-        for (p, n) in self.counts.iter_mut().enumerate() {
-            if *n > 0 {
-                match self.body.ports.get(p) {
-                    Some(Port::Out { .. }) => pushes.push((p as u32, *n)),
-                    _ => pulls.push((p as u32, *n)),
-                }
-                *n = 0;
-            }
-        }
-        (pulls, pushes)
+        Io { pulls: std::mem::take(&mut self.pulls), pushes: std::mem::take(&mut self.pushes) }
     }
 
     /// Delay of a pipeline's first slot: II when it continues the previous
@@ -688,7 +690,8 @@ pub fn unfold(body: &Body) -> Result<Program, ProgramError> {
         program: Program::new(&body.process, body.ports.clone()),
         pending: 0,
         last_pipeline: None,
-        counts: vec![0; body.ports.len()],
+        pulls: Vec::new(),
+        pushes: Vec::new(),
     };
     u.seq(&body.stmts)?;
     Ok(u.program)
@@ -726,6 +729,20 @@ mod tests {
         assert_eq!(p.runs.iter().map(|r| (r.count, r.pushes())).collect::<Vec<_>>(), vec![(1, vec![(0, 3)]), (1, vec![(0, 1)])]);
         // Its three iterations start at 0, 0 and 0 (II 1 / 3), the single one of the last slot at 0.
         assert_eq!((p.runs[0].offset(1), p.runs[0].offset(2)), (0, 0));
+    }
+
+    #[test]
+    fn an_iteration_pulls_in_program_order() {
+        // A pipelined row pulls its sum (port 1) before its 4 elements (port
+        // 0), as a softmax's division does: the iteration waits for the sum
+        // with the elements unread, whatever the ports' numbers.
+        let mut b = body(vec![], 2);
+        b.ports = vec![Port::In { lanes: 1 }, Port::In { lanes: 1 }, Port::Out { lanes: 1 }];
+        let elements = lp(1, 1, 3, Timing::Unrolled, vec![Stmt::Pull(0), Stmt::Push(2)]);
+        b.stmts = vec![lp(0, 0, 3, Timing::Pipelined { ii: 1, depth: 2, unroll: 1 }, vec![Stmt::Pull(1), elements])];
+        let p = unfold(&b).expect("unfolds");
+        assert_eq!(p.runs[0].iters[0].pulls, vec![(1, 1), (0, 4)]);
+        assert_eq!(p.runs[0].iters[0].pushes, vec![(2, 4)]);
     }
 
     #[test]
