@@ -1,9 +1,10 @@
 // The configurations the DSE offers the ILP for one process: the cost
 // model's unroll and lane choices, requested IIs that trade cycles for DSPs,
-// pipelines moved inward, and the IR's own directives; then one Pareto
-// filter keeps the points worth choosing.
+// pipelines moved inward and outward, and the IR's own directives; then one
+// Pareto filter keeps the points worth choosing.
 #include "DseInternal.h"
 
+#include "ming/DSE/FifoDepths.h"
 #include "ming/Directives/Directives.h"
 #include "ming/Support/CrashReport.h"
 #include "ming/Transforms/PackInt8.h"
@@ -331,6 +332,48 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
                                   options.candidateLimit / 4, options.dspLimit);
       all.insert(all.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
     });
+  }
+  // Pipelines moved outward: a sequential loop around an outer pipeline
+  // pipelined instead, everything in it fully unrolled. A reduction
+  // pipelined over the output channels of one pixel fills and drains at
+  // every pixel (ResNet-8's 3x3 convolutions: 7.3 cycles a pixel where the
+  // MACs take 6); over the pixels it does so once. The lanes and the new
+  // pipeline's unroll are enumerated as for the IR's pipelines.
+  // Only those that hold no more elements in flight than a configuration
+  // above: the FIFO beside a fork's branch is priced at the most its
+  // processes' candidates hold (Session), and one deep fast pipeline would
+  // deepen it for every design.
+  int64_t held = 0;
+  for (const Point &p : all)
+    held = std::max(held, inFlightElements(process, p.cost));
+  std::set<unsigned> movedOut;
+  for (const LoopCost &lc : ref.loops) {
+    if (!lc.pipelined || lc.insidePipeline || !lc.loop || !multiplies(lc.loop))
+      continue;
+    auto parent = lc.loop->getParentOfType<scf::ForOp>();
+    if (!parent || !idOf.count(parent) || !movedOut.insert(idOf.lookup(parent)).second)
+      continue;
+    ProcessConfig cfg = base;
+    LoopChoice &at = cfg.loops[idOf.lookup(parent)];
+    at.pipeline = true;
+    at.ii = 1;
+    at.unroll.reset();
+    // The other pipelines (a window's prefetch at each row) fully unrolled
+    // where short: their ports' lanes then set their cycles, and the
+    // enumeration's budget goes to the lanes.
+    for (const LoopCost &other : ref.loops)
+      if (other.pipelined && !other.insidePipeline)
+        cfg.loops[other.id].unroll = other.trip > 0 && other.trip <= kMaxUnroll ? other.trip : 1;
+    parent.getBody()->walk([&](scf::ForOp inner) {
+      LoopChoice &c = cfg.loops[idOf.lookup(inner)];
+      c.pipeline = false;
+      c.unroll = 0;
+      c.ii.reset();
+    });
+    std::vector<Point> more = enumerateConfigurations(estimator, cfg, estimator.estimate(cfg),
+                                                      options.candidateLimit / 4, options.dspLimit);
+    llvm::erase_if(more, [&](const Point &p) { return inFlightElements(process, p.cost) > held; });
+    all.insert(all.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
   }
   // The directives of the IR as they are (a design that worked before).
   all.push_back({ProcessConfig{}, estimator.estimate({})});
