@@ -529,7 +529,13 @@ fn run(
             .map(|(i, _)| i)
             .ok_or_else(|| DseError::Solver("empty candidate list".into()))?;
         if values[cols[best]] < 0.5 {
-            return Err(DseError::Solver(format!("no solution within the time limit ({status})")));
+            return Err(DseError::Solver(match time_limit {
+                Some(t) => format!(
+                    "no design found within the {t} s time limit, and none proven impossible; a longer \
+                     --dse-time-limit (0: no limit) lets the solver search further"
+                ),
+                None => format!("no design in the solver's answer ({status})"),
+            }));
         }
         choice.push(best);
     }
