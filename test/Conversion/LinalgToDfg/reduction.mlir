@@ -51,6 +51,38 @@ func.func @mm(%x: tensor<4x8xi8>) -> tensor<4x3xi32> {
 
 // -----
 
+// With more parallel loops around the row (a batch here, an image's rows in
+// a convolution), the rows are all of them in one loop: row 0 is pulled
+// alone once, not once per batch, and the pipeline drains once. The batch
+// and row indices come back from the flat row number (the weights depend on
+// the batch).
+// CHECK-LABEL: dfg.process @reduce1
+// CHECK: %[[ROW:[a-z0-9_]+]] = memref.alloca() : memref<2x8xi8>
+// CHECK: scf.for %{{.*}} to %c8
+// CHECK: dfg.pull
+// CHECK: } {ming.loop = #ming.loop<ii = 1>}
+// CHECK-NOT: scf.for %{{.*}} to %c2
+// CHECK: scf.for %[[M:[a-z0-9_]+]] = %{{.*}} to %c8
+// CHECK-DAG: %[[R:[a-z0-9_]+]] = arith.remui %[[M]], %c4
+// CHECK-DAG: %[[B:[a-z0-9_]+]] = arith.divui %[[M]], %c4
+// CHECK: scf.for %[[J:[a-z0-9_]+]] = %{{.*}} to %c3
+// CHECK: arith.cmpi ult, %[[M]], %c7
+// CHECK: scf.for %[[K:[a-z0-9_]+]] = %{{.*}} to %c8{{.*}} iter_args
+// CHECK: memref.load %{{.*}}[%[[B]], %[[K]], %[[J]]]
+// CHECK: dfg.push
+// CHECK: } {ming.loop = #ming.loop<ii = 1>}
+func.func @bmm(%x: tensor<2x4x8xi8>) -> tensor<2x4x3xi32> {
+  %w = arith.constant dense<[[[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 0, -1], [2, -2, 0]],
+                             [[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 0, -1], [2, -2, 0]]]> : tensor<2x8x3xi8>
+  %c0 = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<2x4x3xi32>
+  %f = linalg.fill ins(%c0 : i32) outs(%e : tensor<2x4x3xi32>) -> tensor<2x4x3xi32>
+  %r = linalg.batch_matmul ins(%x, %w : tensor<2x4x8xi8>, tensor<2x8x3xi8>) outs(%f : tensor<2x4x3xi32>) -> tensor<2x4x3xi32>
+  return %r : tensor<2x4x3xi32>
+}
+
+// -----
+
 // CHECK-LABEL: dfg.process @reduce1
 // CHECK-NOT: memref.alloca
 // CHECK: scf.for %{{.*}} to %c4
