@@ -247,12 +247,96 @@ int64_t portLanes(Type t) {
   return 0;
 }
 
+/// Among the points with the same lanes, the Pareto-optimal ones in
+/// (cycles, DSP, BRAM18K, URAM, unroll), where a less unrolled point also
+/// wins while it is at most `tolerance` slower: the model counts no LUTs, so
+/// unrolling that saves only pipeline fill would otherwise look free.
+std::vector<Point> paretoFront(std::vector<Point> all, double tolerance) {
+  std::vector<int64_t> unroll;
+  for (const Point &c : all)
+    unroll.push_back(unrollProduct(c.config));
+  std::vector<Point> kept;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const ProcessCost &a = all[i].cost;
+    bool dominated = false;
+    for (size_t j = 0; j < all.size() && !dominated; ++j) {
+      if (i == j || all[j].config.lanes != all[i].config.lanes)
+        continue;
+      const ProcessCost &b = all[j].cost;
+      if (b.dsp > a.dsp || b.bram18k > a.bram18k || b.uram > a.uram || unroll[j] > unroll[i])
+        continue;
+      if (unroll[j] < unroll[i]) {
+        dominated = double(b.cycles) <= double(a.cycles) * (1.0 + tolerance);
+        continue;
+      }
+      bool lt = b.cycles < a.cycles || b.dsp < a.dsp || b.bram18k < a.bram18k || b.uram < a.uram;
+      dominated = b.cycles <= a.cycles && (lt || j < i);
+    }
+    if (!dominated)
+      kept.push_back(all[i]);
+  }
+  return kept;
+}
+
+/// Wider ports at the same II: a point whose pipeline is bound by a port
+/// (accesses / lanes) and spends DSPs, again with that II requested and
+/// more lanes on its ports. Alone it is no faster, but the process at the
+/// other end of the channel is: a 3x3 window ahead of a convolution walks
+/// its padded columns and rows too (1,089 positions for 1,024 outputs on
+/// 32x32, 289 for 256 on 16x16), and at the convolution's lanes it falls
+/// behind it by as much. Without the requested II, more lanes only offer
+/// the convolution at twice its DSPs.
+std::vector<Point> widenedLanes(Estimator &estimator, dfg::ProcessOp process,
+                                const std::vector<Point> &kept, const std::set<unsigned> &fixed,
+                                const Options &options) {
+  // Reductions only, on their inputs: the producer with extra positions is
+  // the window ahead of one; every other process would only grow the ILP.
+  auto kind = process.getKindAttr();
+  if (!kind || kind.getValue() != dfg::KernelKind::RegularReduction)
+    return {};
+  auto totals = process->getAttrOfType<DenseI64ArrayAttr>(directives::kPortElements);
+  std::vector<Point> out;
+  for (const Point &p : kept) {
+    if (p.cost.dsp == 0)
+      continue;
+    ProcessConfig cfg = p.config;
+    bool bound = false;
+    std::map<unsigned, int64_t> acc;
+    for (const LoopCost &lc : p.cost.loops) {
+      for (auto [arg, n] : lc.portAccesses)
+        acc[arg] = std::max(acc[arg], n);
+      if (!lc.pipelined || lc.insidePipeline || lc.ii <= 1)
+        continue;
+      cfg.loops[lc.id].ii = lc.ii;
+      bound |= lc.ii == lc.iiPorts && lc.iiPorts > std::max(lc.iiRecurrence, lc.iiMemory);
+    }
+    if (!bound)
+      continue;
+    for (auto &[arg, lanes] : p.config.lanes) {
+      if (fixed.count(arg) || !acc.count(arg) ||
+          !isa<dfg::InputType>(process.getArgument(arg).getType()))
+        continue;
+      // The fewest lanes that at least double the port's rate: the other
+      // end then runs at half the II or less, which hides its extra
+      // positions; each further step would only grow the ILP.
+      for (int64_t d : divisors(acc[arg], std::min(kMaxLanes, options.maxLanes))) {
+        if (d <= lanes || (totals && arg < totals.size() && totals[arg] > 0 && totals[arg] % d))
+          continue;
+        ProcessConfig wide = cfg;
+        wide.lanes[arg] = d;
+        ProcessCost c = estimator.estimate(wide);
+        if (c.dsp <= p.cost.dsp && c.cycles <= p.cost.cycles && c.bram18k <= p.cost.bram18k &&
+            c.uram <= p.cost.uram)
+          out.push_back({std::move(wide), std::move(c)});
+      }
+    }
+  }
+  return out;
+}
+
 /// The offered configurations: lanes within the limit (and the IR's on ports
-/// with explicit lane indices), and among those with the same
-/// lanes only the Pareto-optimal in (cycles, DSP, BRAM18K, URAM, unroll), where a
-/// less unrolled configuration also wins while it is at most
-/// `unrollTolerance` slower: the model counts no LUTs, so unrolling that
-/// saves only pipeline fill would otherwise look free.
+/// with explicit lane indices), the Pareto front of each lane assignment,
+/// and the front's port-bound points again with wider ports.
 std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &options,
                                      const CostOptions &cost) {
   crash::Scope scope(process, "estimating the candidates of");
@@ -401,30 +485,12 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
       offered.push_back(std::move(c));
   }
   all = std::move(offered);
-  std::vector<int64_t> unroll;
-  for (const Point &c : all)
-    unroll.push_back(unrollProduct(c.config));
-  std::vector<Point> kept;
-  for (size_t i = 0; i < all.size(); ++i) {
-    const ProcessCost &a = all[i].cost;
-    bool dominated = false;
-    for (size_t j = 0; j < all.size() && !dominated; ++j) {
-      if (i == j || all[j].config.lanes != all[i].config.lanes)
-        continue;
-      const ProcessCost &b = all[j].cost;
-      if (b.dsp > a.dsp || b.bram18k > a.bram18k || b.uram > a.uram || unroll[j] > unroll[i])
-        continue;
-      if (unroll[j] < unroll[i]) {
-        dominated = double(b.cycles) <= double(a.cycles) * (1.0 + options.unrollTolerance);
-        continue;
-      }
-      bool lt = b.cycles < a.cycles || b.dsp < a.dsp || b.bram18k < a.bram18k || b.uram < a.uram;
-      dominated = b.cycles <= a.cycles && (lt || j < i);
-    }
-    if (!dominated)
-      kept.push_back(all[i]);
-  }
-  return kept;
+  std::vector<Point> kept = paretoFront(std::move(all), options.unrollTolerance);
+  std::vector<Point> wide = widenedLanes(estimator, process, kept, fixed, options);
+  if (wide.empty())
+    return kept;
+  kept.insert(kept.end(), std::make_move_iterator(wide.begin()), std::make_move_iterator(wide.end()));
+  return paretoFront(std::move(kept), options.unrollTolerance);
 }
 
 /// The packed process is a copy beside the original, so that its ROMs
