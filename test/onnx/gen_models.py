@@ -262,6 +262,18 @@ def classifier_opset11():
     return b.model([("x", ["N", 3, 12, 12])], y, ["N", 10], opset=11)
 
 
+def gap_classifier():
+    """A torchvision-style head: Conv, Relu, GlobalAveragePool, Flatten and a
+    Gemm with a transposed weight (transB, as PyTorch's Linear exports)."""
+    b = Builder("gap_classifier", 13)
+    y = b.node("Relu", [b.conv("x", 3, 8, 3)])
+    y = b.node("GlobalAveragePool", [y])
+    y = b.node("Flatten", [y], axis=1)
+    w, bias = b.weight((10, 8), 8), b.weight((10,), 8)
+    y = b.node("Gemm", [y, w, bias], transB=1)
+    return b.model([("x", [1, 3, 8, 8])], y, [1, 10])
+
+
 def conv1d_net():
     """1-D layers: Conv (pads 2/1, stride 2, dilation 2), LeakyRelu, MaxPool."""
     b = Builder("conv1d_net", 13)
@@ -543,7 +555,7 @@ def pad_wrap_edge():
 
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
                                   depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm,
-                                  classifier_opset11, conv1d_net, activations, conv_sigmoid,
+                                  classifier_opset11, gap_classifier, conv1d_net, activations, conv_sigmoid,
                                   conv_hardswish, conv_prelu, gemm_softmax, more_ops,
                                   avgpool_dil_ceil, avgpool_dil, pool_ceil_pads, fire, shuffle,
                                   slices, upsample, upsample_linear, pool_ceil_drop,
@@ -598,7 +610,7 @@ def quantized(stem, per_channel, activations=(), unsigned=False):
 for _stem, _pc in (("conv_relu", False), ("conv_relu", True), ("cascade_conv", False),
                    ("residual_block", False), ("lenet", True), ("depthwise_sep", True),
                    ("strided_pool", False), ("avgpool", False), ("clip_relu6", False),
-                   ("fire", True), ("shuffle", True)):
+                   ("fire", True), ("shuffle", True), ("gap_classifier", True)):
     MODELS[f"{_stem}_qdq{'_pc' if _pc else ''}"] = (lambda s=_stem, p=_pc: quantized(s, p))
 
 

@@ -171,6 +171,26 @@ std::optional<QInfo> Rewriter::asQuantUncached(Value v) {
   return std::nullopt;
 }
 
+/// A generic that only moves its one input to its identity-indexed output:
+/// the input and `perm`, result dimension i being input dimension perm[i].
+static std::optional<std::pair<Value, SmallVector<int64_t>>> permutationOf(Value v) {
+  auto g = v.getDefiningOp<linalg::GenericOp>();
+  if (!g || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
+      g.getNumParallelLoops() != g.getNumLoops())
+    return std::nullopt;
+  auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
+  if (yield.getNumOperands() != 1 || yield.getOperand(0) != g.getBody()->getArgument(0))
+    return std::nullopt;
+  AffineMap in = g.getMatchingIndexingMap(g.getDpsInputOperand(0));
+  AffineMap out = g.getMatchingIndexingMap(g.getDpsInitOperand(0));
+  if (!out.isIdentity() || !in.isPermutation())
+    return std::nullopt;
+  SmallVector<int64_t> perm(in.getNumResults());
+  for (unsigned j = 0; j < in.getNumResults(); ++j)
+    perm[cast<AffineDimExpr>(in.getResult(j)).getPosition()] = j;
+  return std::make_pair(g.getDpsInputOperand(0)->get(), perm);
+}
+
 std::optional<Rewriter::ConstQ> Rewriter::constQuant(Value v) {
   // A reshaped constant (depthwise weights C x 1 x K x K -> C x K x K): the
   // same values, the per-channel axis moved to its group.
@@ -195,6 +215,41 @@ std::optional<Rewriter::ConstQ> Rewriter::constQuant(Value v) {
     auto type = RankedTensorType::get(collapse.getResultType().getShape(), src->type.getElementType());
     src->d.q = arith::ConstantOp::create(b, collapse.getLoc(), attr.reshape(type));
     src->d.axis = axis;
+    src->type = type;
+    return src;
+  }
+  // A transposed constant (Gemm's B under transB, which the importer writes
+  // as a transpose of the dequantised weights): the same values permuted,
+  // the per-channel axis moved with them.
+  if (auto perm = permutationOf(v)) {
+    auto src = constQuant(perm->first);
+    DenseElementsAttr attr;
+    if (!src || !matchPattern(src->d.q, m_Constant(&attr)))
+      return std::nullopt;
+    ArrayRef<int64_t> perms = perm->second, from = src->type.getShape();
+    SmallVector<int64_t> shape, stride(from.size(), 1);
+    for (int64_t d : perms)
+      shape.push_back(from[d]);
+    for (int64_t i = int64_t(from.size()) - 2; i >= 0; --i)
+      stride[i] = stride[i + 1] * from[i + 1];
+    SmallVector<APInt> bits(attr.getValues<APInt>());
+    SmallVector<APInt> outBits;
+    SmallVector<double> outVals;
+    SmallVector<int64_t> idx(shape.size(), 0);
+    for (int64_t n = 0, total = src->type.getNumElements(); n < total; ++n) {
+      int64_t at = 0;
+      for (auto [i, d] : llvm::enumerate(perms))
+        at += idx[i] * stride[d];
+      outBits.push_back(bits[at]);
+      outVals.push_back(src->vals[at]);
+      for (int64_t i = int64_t(shape.size()) - 1; i >= 0 && ++idx[i] == shape[i]; --i)
+        idx[i] = 0;
+    }
+    auto type = RankedTensorType::get(shape, src->type.getElementType());
+    src->d.q = arith::ConstantOp::create(b, v.getLoc(), DenseElementsAttr::get(type, outBits));
+    if (src->d.axis >= 0)
+      src->d.axis = static_cast<int>(llvm::find(perms, src->d.axis) - perms.begin());
+    src->vals = std::move(outVals);
     src->type = type;
     return src;
   }
