@@ -107,11 +107,11 @@ enum Goal {
 /// room for sums over every process.
 const MAX_FIGURE: f64 = 1e15;
 
-/// Solves `problem` to proven optimality (or until `time_limit` seconds).
 /// Graphs of at least this many processes start the solve from a feasible
 /// design (dse::start).
 const START_NODES: usize = 30;
 
+/// Solves `problem` to proven optimality (or until `time_limit` seconds).
 pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -> Result<Solution, DseError> {
     for node in &problem.graph.nodes {
         if node.candidates.is_empty() {
@@ -159,6 +159,24 @@ pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -
     let smallest = || -> Result<(f64, f64), DseError> {
         Ok((min(Goal::Dsp, (None, Some(problem.bram_limit)))?, min(Goal::Bram, (Some(problem.dsp_limit), None))?))
     };
+    // A large network the start found no design for may have none: the
+    // smallest limits say so first, as their programs (no latency rows)
+    // solve in seconds where the latency ILP runs to its time limit without
+    // a design (MobileNetV2-0.5 f32 on the ZCU104 needs 3,104 DSP: refused
+    // after 60 s of ILP instead of at once).
+    let mut least = None;
+    if first.is_none() && problem.graph.nodes.len() >= START_NODES {
+        let (min_dsp, min_bram) = smallest()?;
+        if min_dsp > problem.dsp_limit || min_bram > problem.bram_limit {
+            log::info!(
+                "DSE: no design before the latency ILP: the least DSP within the BRAM limit is {min_dsp}, \
+                 the least BRAM18K within the DSP limit {min_bram} ({:.3} s)",
+                start.elapsed().as_secs_f64()
+            );
+            return Err(DseError::Infeasible { min_dsp, min_bram });
+        }
+        least = Some((min_dsp, min_bram));
+    }
     let solved = match &first {
         Some(first) => solve_pruned(problem, &shape, objective, time_limit, first),
         None => run(problem, &shape, Goal::Latency(objective), limits, time_limit, None),
@@ -166,14 +184,15 @@ pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -
     match solved {
         Ok(Some((choice, value, status))) => Ok(Solution { choice, objective: value, status, seconds: start.elapsed().as_secs_f64() }),
         Ok(None) => {
-            let (min_dsp, min_bram) = smallest()?;
+            let (min_dsp, min_bram) = match least {
+                Some(l) => l,
+                None => smallest()?,
+            };
             Err(DseError::Infeasible { min_dsp, min_bram })
         }
         // No design in time and none proven impossible: whether one exists is
-        // what the smallest limits say, and their programs (no latency rows)
-        // solve far faster (MobileNetV2-0.5 f32 on the ZCU104: it needs 3,104
-        // DSP, a refusal with that reason instead of the time limit's).
-        Err(DseError::NoDesignInTime(t)) => match smallest()? {
+        // what the smallest limits say.
+        Err(DseError::NoDesignInTime(t)) => match least.map_or_else(smallest, Ok)? {
             (min_dsp, min_bram) if min_dsp > problem.dsp_limit || min_bram > problem.bram_limit => {
                 Err(DseError::Infeasible { min_dsp, min_bram })
             }
