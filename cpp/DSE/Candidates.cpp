@@ -4,7 +4,6 @@
 // Pareto filter keeps the points worth choosing.
 #include "DseInternal.h"
 
-#include "ming/DSE/FifoDepths.h"
 #include "ming/Directives/Directives.h"
 #include "ming/Support/CrashReport.h"
 #include "ming/Transforms/PackInt8.h"
@@ -423,13 +422,6 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
   // every pixel (ResNet-8's 3x3 convolutions: 7.3 cycles a pixel where the
   // MACs take 6); over the pixels it does so once. The lanes and the new
   // pipeline's unroll are enumerated as for the IR's pipelines.
-  // Only those that hold no more elements in flight than a configuration
-  // above: the FIFO beside a fork's branch is priced at the most its
-  // processes' candidates hold (Session), and one deep fast pipeline would
-  // deepen it for every design.
-  int64_t held = 0;
-  for (const Point &p : all)
-    held = std::max(held, inFlightElements(process, p.cost));
   std::set<unsigned> movedOut;
   for (const LoopCost &lc : ref.loops) {
     if (!lc.pipelined || lc.insidePipeline || !lc.loop || !multiplies(lc.loop))
@@ -456,7 +448,16 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
     });
     std::vector<Point> more = enumerateConfigurations(estimator, cfg, estimator.estimate(cfg),
                                                       options.candidateLimit / 4, options.dspLimit);
-    llvm::erase_if(more, [&](const Point &p) { return inFlightElements(process, p.cost) > held; });
+    // At most kMaxUnroll copies of the old pipeline's body per iteration:
+    // unrolled by all its 34 rows, a 32x32 window's row loop pipelined at
+    // II 4,600 would be one iteration holding the whole image's MACs.
+    unsigned pid = idOf.lookup(parent);
+    int64_t parentTrip = std::max<int64_t>(1, ref.loops[pid].trip), inner = std::max<int64_t>(1, lc.trip);
+    llvm::erase_if(more, [&](const Point &p) {
+      auto it = p.config.loops.find(pid);
+      int64_t u = it == p.config.loops.end() || !it->second.unroll ? 1 : *it->second.unroll;
+      return (u == 0 ? parentTrip : u) * inner > kMaxUnroll;
+    });
     all.insert(all.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
   }
   // The directives of the IR as they are (a design that worked before).

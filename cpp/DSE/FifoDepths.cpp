@@ -150,6 +150,7 @@ SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph, const InFlight &inFlight) {
       return scaled(join.joinBurst[port], join);
     };
     SmallVector<int64_t> lag;
+    SmallVector<SmallVector<std::tuple<dfg::ProcessOp, int64_t, int64_t>>> through(fork.outputs.size());
     for (auto [b, c] : llvm::enumerate(fork.outputs)) {
       // A word of L lanes leaves only when full: L - 1 elements may wait in
       // its writer, on the fork's own output as on every channel after it.
@@ -160,6 +161,9 @@ SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph, const InFlight &inFlight) {
         int64_t held = nodes[p].lookahead;
         if (inFlight && nodes[p].process)
           held += inFlight(nodes[p].process);
+        if (nodes[p].process)
+          through[b].push_back({nodes[p].process, numel,
+                                nodes[p].inputElements > 0 ? nodes[p].inputElements : numel});
         l += scaled(held, nodes[p]);
         for (unsigned out : nodes[p].outputs) {
           if (consumer[out] && !inAll(*consumer[out]))
@@ -177,8 +181,10 @@ SmallVector<ForkFifo> forkFifos(dfg::GraphOp graph, const InFlight &inFlight) {
       f.channel = channels[c];
       f.numel = numel;
       for (auto [j, l] : llvm::enumerate(lag))
-        if (j != b)
+        if (j != b) {
           f.lag = std::max(f.lag, l);
+          llvm::append_range(f.through, through[j]);
+        }
       result.push_back(f);
     }
   }

@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <map>
+#include <set>
 
 using namespace mlir;
 
@@ -301,7 +302,7 @@ std::unique_ptr<Session> Session::open(void *moduleOp, const Options &options,
   // Channel end -> (node, index among the node's stream inputs/outputs).
   llvm::DenseMap<Value, std::pair<unsigned, unsigned>> ends;
   std::map<std::string, unsigned> firstNode;
-  // The most each process may hold in its pipelines, over its candidates.
+  // The least each process may hold in its pipelines, over its candidates.
   llvm::DenseMap<Operation *, int64_t> inFlight;
   for (auto [i, inst] : llvm::enumerate(insts->ops)) {
     dfg::ProcessOp process = insts->processes[i];
@@ -324,8 +325,10 @@ std::unique_ptr<Session> Session::open(void *moduleOp, const Options &options,
       // Shared processes, and processes no candidate fits: as they are.
       if (list.empty())
         list.push_back({cost::ProcessConfig{}, cost::estimate(process, {}, costOptions)});
-      for (const Point &p : list)
-        inFlight[process] = std::max(inFlight[process], inFlightElements(process, p.cost));
+      for (auto [k, p] : llvm::enumerate(list)) {
+        int64_t held = inFlightElements(process, p.cost);
+        inFlight[process] = k == 0 ? held : std::min(inFlight[process], held);
+      }
       firstNode[node.process] = i;
     }
     for (const Point &p : list)
@@ -334,12 +337,44 @@ std::unique_ptr<Session> Session::open(void *moduleOp, const Options &options,
     out.nodes.push_back(std::move(node));
   }
   // A fork's FIFOs grow with their lanes in BRAM: the fork's choice pays, at
-  // the depth of the slowest-draining choices on the other branches (apply
-  // sizes them for the actual choice, never deeper).
+  // the depth the least-holding choices on the other branches need; each
+  // choice there that holds more pays what its elements add at the fork's
+  // widest word (apply sizes them for the actual choice). Each pays alone:
+  // where several together cross a BRAM step one of them does not, the
+  // trial after the solve counts it and the solve runs again.
   llvm::DenseMap<Operation *, ForkFifo> forkFifo;
   for (const ForkFifo &f :
        forkFifos(*graph, [&](dfg::ProcessOp p) { return inFlight.lookup(p); }))
     forkFifo[f.channel] = f;
+  llvm::DenseMap<Operation *, unsigned> nodeOf;
+  for (auto [i, process] : llvm::enumerate(insts->processes))
+    nodeOf.try_emplace(process, unsigned(i));
+  for (auto &[op, f] : forkFifo) {
+    auto ch = cast<dfg::ChannelOp>(op);
+    auto w = ends.find(ch.getWrite());
+    if (w == ends.end())
+      continue;
+    std::set<int64_t> forkLanes;
+    for (const Candidate &fc : out.nodes[w->second.first].candidates)
+      forkLanes.insert(fc.lanesOut[w->second.second]);
+    for (auto [process, num, den] : f.through) {
+      auto n = nodeOf.find(process);
+      if (n == nodeOf.end())
+        continue;
+      for (auto [k, c] : llvm::enumerate(out.nodes[n->second].candidates)) {
+        int64_t more = inFlightElements(process, impl->points[n->second][k].cost) - inFlight.lookup(process);
+        if (more <= 0)
+          continue;
+        ForkFifo deeper = f;
+        deeper.lag += llvm::divideCeil(more * num, den);
+        int64_t extra = 0;
+        for (int64_t lanes : forkLanes)
+          extra = std::max(extra, fifoBram18k(ch, forkFifoDepth(deeper, lanes), lanes, costOptions) -
+                                      fifoBram18k(ch, forkFifoDepth(f, lanes), lanes, costOptions));
+        c.bram18k += extra;
+      }
+    }
+  }
   // Other channels get room for the largest word burst of either end
   // (apply); each end's choice pays what its burst adds over the declared
   // depth. Two ends that both burst pay at most the sum of the two, never

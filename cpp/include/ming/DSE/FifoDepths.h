@@ -14,6 +14,8 @@
 
 #include "ming/Analysis/CostModel.h"
 
+#include <tuple>
+
 namespace ming::dse {
 using cost::ProcessCost;
 
@@ -22,6 +24,11 @@ using cost::ProcessCost;
 struct ForkFifo {
   dfg::ChannelOp channel;
   int64_t lag = 0, numel = 0;
+  /// The processes of the other branches whose in-flight elements the lag
+  /// counts, each with the elements of its input per element of the forked
+  /// tensor (numel / its input elements, as numerator and denominator): a
+  /// process holding d more elements lengthens the lag by ceil(d * num / den).
+  llvm::SmallVector<std::tuple<dfg::ProcessOp, int64_t, int64_t>> through;
 };
 
 /// Elements of its input a process holds in its busiest pipeline under cost
