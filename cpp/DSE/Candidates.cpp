@@ -448,15 +448,20 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
     });
     std::vector<Point> more = enumerateConfigurations(estimator, cfg, estimator.estimate(cfg),
                                                       options.candidateLimit / 4, options.dspLimit);
-    // At most kMaxUnroll copies of the old pipeline's body per iteration:
-    // unrolled by all its 34 rows, a 32x32 window's row loop pipelined at
-    // II 4,600 would be one iteration holding the whole image's MACs.
+    // At most kMaxUnroll copies of the old pipeline's body per iteration,
+    // and at least two iterations: unrolled by all its 34 rows, a 32x32
+    // window's row loop pipelined at II 4,600 would be one iteration holding
+    // the whole image's MACs, and one iteration is no pipeline (a 4x4
+    // depthwise window of MobileNetV2 so unrolled reached its first output
+    // 1,900 cycles later in the simulator than in the model: its one
+    // schedule stalls as a whole on each late input).
     unsigned pid = idOf.lookup(parent);
     int64_t parentTrip = std::max<int64_t>(1, ref.loops[pid].trip), inner = std::max<int64_t>(1, lc.trip);
     llvm::erase_if(more, [&](const Point &p) {
       auto it = p.config.loops.find(pid);
       int64_t u = it == p.config.loops.end() || !it->second.unroll ? 1 : *it->second.unroll;
-      return (u == 0 ? parentTrip : u) * inner > kMaxUnroll;
+      u = u == 0 ? parentTrip : u;
+      return u * inner > kMaxUnroll || parentTrip < 2 * u;
     });
     all.insert(all.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
   }
