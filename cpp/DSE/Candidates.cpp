@@ -59,6 +59,29 @@ ProcessConfig oneLaneBase(dfg::ProcessOp process) {
   return base;
 }
 
+/// The lane counts offered on each of `ports` (by argument) that cost `c`'s
+/// loops access: the divisors of its most accesses per iteration.
+SmallVector<std::pair<unsigned, SmallVector<int64_t>>>
+laneOptions(dfg::ProcessOp process, const ProcessCost &c, const std::map<unsigned, int64_t> &ports) {
+  std::map<unsigned, int64_t> acc;
+  for (const LoopCost &lc : c.loops)
+    for (auto [arg, n] : lc.portAccesses)
+      if (ports.count(arg))
+        acc[arg] = std::max(acc[arg], n);
+  // A port pushed or pulled under a condition (a slice) moves a number of
+  // elements no loop count gives: its lanes must divide that total too, or
+  // the last word would never fill.
+  auto totals = process->getAttrOfType<DenseI64ArrayAttr>(directives::kPortElements);
+  SmallVector<std::pair<unsigned, SmallVector<int64_t>>> options;
+  for (auto [arg, n] : acc) {
+    SmallVector<int64_t> ds = divisors(std::max<int64_t>(1, n), kMaxLanes);
+    if (totals && arg < totals.size() && totals[arg] > 0)
+      llvm::erase_if(ds, [&](int64_t d) { return totals[arg] % d != 0; });
+    options.push_back({arg, ds});
+  }
+  return options;
+}
+
 /// Every pipelined loop of the IR unrolled by each divisor of its trip count,
 /// every port with each lane count dividing its accesses per iteration,
 /// buffers auto-partitioned; at most `limit` configurations evaluated, in
@@ -95,23 +118,8 @@ std::vector<Point> enumerateConfigurations(Estimator &estimator, const ProcessCo
       cfg.loops[ch.first].unroll = ch.second[pick[k]];
     ProcessCost one = estimator.estimate(cfg);
     ++evaluated;
-    // Lanes: divisors of each stream port's accesses per iteration.
-    std::map<unsigned, int64_t> acc;
-    for (const LoopCost &lc : one.loops)
-      for (auto [arg, n] : lc.portAccesses)
-        if (base.lanes.count(arg))
-          acc[arg] = std::max(acc[arg], n);
-    // A port pushed or pulled under a condition (a slice) moves a number of
-    // elements no loop count gives: its lanes must divide that total too, or
-    // the last word would never fill.
-    auto totals = process->getAttrOfType<DenseI64ArrayAttr>(directives::kPortElements);
-    SmallVector<std::pair<unsigned, SmallVector<int64_t>>> laneChoices;
-    for (auto [arg, n] : acc) {
-      SmallVector<int64_t> ds = divisors(std::max<int64_t>(1, n), kMaxLanes);
-      if (totals && arg < totals.size() && totals[arg] > 0)
-        llvm::erase_if(ds, [&](int64_t d) { return totals[arg] % d != 0; });
-      laneChoices.push_back({arg, ds});
-    }
+    SmallVector<std::pair<unsigned, SmallVector<int64_t>>> laneChoices =
+        laneOptions(process, one, base.lanes);
     // One lane everywhere sets the highest port-bound II, and so the fewest
     // DSPs (operators are shared across the II): over the board's DSPs
     // there, every lane variant is over them too. They count against the
@@ -293,17 +301,13 @@ std::vector<Point> widenedLanes(Estimator &estimator, dfg::ProcessOp process,
   auto kind = process.getKindAttr();
   if (!kind || kind.getValue() != dfg::KernelKind::RegularReduction)
     return {};
-  auto totals = process->getAttrOfType<DenseI64ArrayAttr>(directives::kPortElements);
   std::vector<Point> out;
   for (const Point &p : kept) {
     if (p.cost.dsp == 0)
       continue;
     ProcessConfig cfg = p.config;
     bool bound = false;
-    std::map<unsigned, int64_t> acc;
     for (const LoopCost &lc : p.cost.loops) {
-      for (auto [arg, n] : lc.portAccesses)
-        acc[arg] = std::max(acc[arg], n);
       if (!lc.pipelined || lc.insidePipeline || lc.ii <= 1)
         continue;
       cfg.loops[lc.id].ii = lc.ii;
@@ -311,15 +315,13 @@ std::vector<Point> widenedLanes(Estimator &estimator, dfg::ProcessOp process,
     }
     if (!bound)
       continue;
-    for (auto &[arg, lanes] : p.config.lanes) {
-      if (fixed.count(arg) || !acc.count(arg) ||
-          !isa<dfg::InputType>(process.getArgument(arg).getType()))
+    // Every larger lane count the port offers: one step (the fewest that
+    // double the rate) lost ResNet-8 most of the gain.
+    for (auto &[arg, ds] : laneOptions(process, p.cost, p.config.lanes)) {
+      if (fixed.count(arg) || !isa<dfg::InputType>(process.getArgument(arg).getType()))
         continue;
-      // The fewest lanes that at least double the port's rate: the other
-      // end then runs at half the II or less, which hides its extra
-      // positions; each further step would only grow the ILP.
-      for (int64_t d : divisors(acc[arg], std::min(kMaxLanes, options.maxLanes))) {
-        if (d <= lanes || (totals && arg < totals.size() && totals[arg] > 0 && totals[arg] % d))
+      for (int64_t d : ds) {
+        if (d <= p.config.lanes.at(arg) || d > options.maxLanes)
           continue;
         ProcessConfig wide = cfg;
         wide.lanes[arg] = d;

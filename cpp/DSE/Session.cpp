@@ -346,9 +346,6 @@ std::unique_ptr<Session> Session::open(void *moduleOp, const Options &options,
   for (const ForkFifo &f :
        forkFifos(*graph, [&](dfg::ProcessOp p) { return inFlight.lookup(p); }))
     forkFifo[f.channel] = f;
-  llvm::DenseMap<Operation *, unsigned> nodeOf;
-  for (auto [i, process] : llvm::enumerate(insts->processes))
-    nodeOf.try_emplace(process, unsigned(i));
   for (auto &[op, f] : forkFifo) {
     auto ch = cast<dfg::ChannelOp>(op);
     auto w = ends.find(ch.getWrite());
@@ -358,8 +355,8 @@ std::unique_ptr<Session> Session::open(void *moduleOp, const Options &options,
     for (const Candidate &fc : out.nodes[w->second.first].candidates)
       forkLanes.insert(fc.lanesOut[w->second.second]);
     for (auto [process, num, den] : f.through) {
-      auto n = nodeOf.find(process);
-      if (n == nodeOf.end())
+      auto n = firstNode.find(process.getSymName().str());
+      if (n == firstNode.end())
         continue;
       for (auto [k, c] : llvm::enumerate(out.nodes[n->second].candidates)) {
         int64_t more = inFlightElements(process, impl->points[n->second][k].cost) - inFlight.lookup(process);

@@ -577,7 +577,8 @@ struct NestBuilder : ComputeBody {
       --rowsFrom;
   }
 
-  /// The last two parallel loops (from `lvl`) with the prefetched rows.
+  /// The parallel loops from `lvl` on with the prefetched rows: all but the
+  /// last flattened into the rows, the last one the slots of a row.
   void prefetched(unsigned lvl) {
     StreamPlan &plan = plans[*prefetch];
     Value port = all[*prefetch].port;

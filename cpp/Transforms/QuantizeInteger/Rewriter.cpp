@@ -234,14 +234,12 @@ std::optional<Rewriter::ConstQ> Rewriter::constQuant(Value v) {
       stride[i] = stride[i + 1] * from[i + 1];
     SmallVector<APInt> bits(attr.getValues<APInt>());
     SmallVector<APInt> outBits;
-    SmallVector<double> outVals;
     SmallVector<int64_t> idx(shape.size(), 0);
     for (int64_t n = 0, total = src->type.getNumElements(); n < total; ++n) {
       int64_t at = 0;
       for (auto [i, d] : llvm::enumerate(perms))
         at += idx[i] * stride[d];
       outBits.push_back(bits[at]);
-      outVals.push_back(src->vals[at]);
       for (int64_t i = int64_t(shape.size()) - 1; i >= 0 && ++idx[i] == shape[i]; --i)
         idx[i] = 0;
     }
@@ -249,7 +247,7 @@ std::optional<Rewriter::ConstQ> Rewriter::constQuant(Value v) {
     src->d.q = arith::ConstantOp::create(b, v.getLoc(), DenseElementsAttr::get(type, outBits));
     if (src->d.axis >= 0)
       src->d.axis = static_cast<int>(llvm::find(perms, src->d.axis) - perms.begin());
-    src->vals = std::move(outVals);
+    src->vals = *denseValues(src->d.q);
     src->type = type;
     return src;
   }
