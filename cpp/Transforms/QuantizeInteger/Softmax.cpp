@@ -7,7 +7,8 @@
 // sum is an integer add, and the quantised output
 //   roundeven(T_i / sum / scale_out) + zp_out
 // is one integer division with its remainder deciding the rounding (half to
-// even, as QuantizeLinear rounds). The only approximation is the table's
+// even, as QuantizeLinear rounds), done as a long division over the few bits
+// the quotient can have. The only approximation is the table's
 // rounding: F is chosen as large as the sum of the row allows in i32, so the
 // result is off a step only where the exact value lies within about
 // n 2^-F steps of a rounding tie.
@@ -194,6 +195,8 @@ std::optional<Value> Rewriter::softmax(linalg::GenericOp div, const Quant &q, Ty
   if (k < 0)
     return fail("a softmax whose output scale is below 2^-31"), std::nullopt;
   int64_t m = std::llround(std::ldexp(mReal, k));
+  uint64_t quotientMax = uint64_t(m) >> k;
+  int quotientBits = quotientMax ? 64 - llvm::countl_zero(quotientMax) : 0;
 
   Location loc = div.getLoc();
   IntBuilder ib{b, loc};
@@ -249,8 +252,19 @@ std::optional<Value> Rewriter::softmax(linalg::GenericOp div, const Quant &q, Ty
                };
                Value num = arith::MulIOp::create(nb, l, arith::ExtSIOp::create(nb, l, i64, args[0]), c(m));
                Value den = arith::ShLIOp::create(nb, l, arith::ExtSIOp::create(nb, l, i64, args[1]), c(k));
-               Value quot = arith::DivUIOp::create(nb, l, num, den);
-               Value rem = arith::RemUIOp::create(nb, l, num, den);
+               // The quotient is at most m / 2^k (e_i is a term of the sum),
+               // 9 bits for an output scale of 1/256: a long division by those
+               // bits is a few compare-subtract steps where a divider takes a
+               // cycle per bit of the 64-bit numerator. No step overflows:
+               // den * 2^(bits-1) <= sum * m < 2^61.
+               Value quot = c(0), rem = num;
+               for (int j = quotientBits - 1; j >= 0; --j) {
+                 Value step = arith::ShLIOp::create(nb, l, den, c(j));
+                 Value fits = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::uge, rem, step);
+                 rem = arith::SelectOp::create(nb, l, fits, arith::SubIOp::create(nb, l, rem, step), rem);
+                 quot = arith::SelectOp::create(nb, l, fits, arith::OrIOp::create(nb, l, quot, c(int64_t(1) << j)),
+                                                quot);
+               }
                Value twice = arith::ShLIOp::create(nb, l, rem, c(1));
                Value odd = arith::AndIOp::create(nb, l, quot, c(1));
                Value tie = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, twice, den);
