@@ -440,6 +440,14 @@ struct NestBuilder : ComputeBody {
   /// The first parallel loop of those flattened into the prefetched rows.
   unsigned rowsFrom = 0;
 
+  /// Whether the parallel loops run once: the nest computes one element.
+  bool oneOutput() const {
+    for (unsigned pos = 0; pos < numParallel; ++pos)
+      if (trips[loops[pos]] != 1)
+        return false;
+    return true;
+  }
+
   void plan(const Operand &init) {
     numLoops = loops.size();
     for (utils::IteratorType t : op.getIteratorTypesArray())
@@ -656,6 +664,12 @@ struct NestBuilder : ComputeBody {
         ivs[d] = iv;
         return level(lvl + 1, carried);
       });
+      // A reduction to one element (a softmax row's max or sum) has no
+      // parallel loop worth pipelining (a loop of one iteration folds away
+      // with its directive): its reduction loop is pipelined, at the II its
+      // accumulation allows, and the DSE may unroll it.
+      if (oneOutput())
+        e.pipeline(loop);
       e.push(loop.getResult(0), out);
       return Value();
     }
@@ -664,7 +678,7 @@ struct NestBuilder : ComputeBody {
         ivs[d] = iv;
         level(lvl + 1, Value());
       });
-      if (lvl + 1 == numParallel)
+      if (lvl + 1 == numParallel && !(reduces && oneOutput()))
         e.pipeline(loop);
       return Value();
     }

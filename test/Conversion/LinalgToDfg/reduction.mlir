@@ -174,3 +174,35 @@ func.func @global_pool_nhwc_f32(%x: tensor<1x8x6x16xf32>) -> tensor<1x1x1x16xf32
       ins(%clipped, %win : tensor<1x8x6x16xf32>, tensor<8x6xf32>) outs(%init : tensor<1x1x1x16xf32>) -> tensor<1x1x1x16xf32>
   return %pool : tensor<1x1x1x16xf32>
 }
+
+// -----
+
+// A row reduced to one element (a softmax row's max): the one-iteration row
+// loop would fold away with its pipeline directive, so the reduction loop is
+// the one pipelined, for the DSE to unroll.
+// CHECK-LABEL: dfg.process @reduce1
+// CHECK-SAME: !dfg.out<i8>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c1
+// CHECK: %[[MAX:.*]] = scf.for %{{.*}} = %{{.*}} to %c12 {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (i8) {
+// CHECK:   dfg.pull
+// CHECK:   arith.maxsi
+// CHECK: } {ming.loop = #ming.loop<ii = 1>}
+// CHECK: dfg.push %[[MAX]]
+// CHECK: }
+// CHECK-NOT: ming.loop
+// CHECK: }
+// CHECK-LABEL: dfg.process @store2
+#rowin = affine_map<(d0, d1) -> (d0, d1)>
+#rowout = affine_map<(d0, d1) -> (d0)>
+func.func @row_max(%x: tensor<1x12xi8>) -> tensor<1xi8> {
+  %lowest = arith.constant -128 : i8
+  %e = tensor.empty() : tensor<1xi8>
+  %init = linalg.fill ins(%lowest : i8) outs(%e : tensor<1xi8>) -> tensor<1xi8>
+  %m = linalg.generic {indexing_maps = [#rowin, #rowout], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<1x12xi8>) outs(%init : tensor<1xi8>) {
+  ^bb0(%a: i8, %acc: i8):
+    %r = arith.maxsi %acc, %a : i8
+    linalg.yield %r : i8
+  } -> tensor<1xi8>
+  return %m : tensor<1xi8>
+}
