@@ -95,6 +95,8 @@ pub mod ffi {
         fifo_bram18k: i64,
         seconds: f64,
         reused: u32,
+        /// Configurations estimated per process (fewer in a large graph).
+        candidate_limit: u32,
     }
 
     struct DseNodeEstimate {

@@ -81,6 +81,7 @@ static DseProblem convert(const dse::Problem &p) {
   out.fifo_bram18k = p.fifoBram18k;
   out.seconds = p.seconds;
   out.reused = p.reused;
+  out.candidate_limit = p.candidateLimit;
   for (const dse::Node &n : p.nodes) {
     DseNode node;
     node.process = n.process;

@@ -352,6 +352,7 @@ pub fn run(module: &Module, settings: &Settings, cost: &CostModel) -> Result<Out
         p.seconds,
         p.reused
     );
+    log::info!("DSE: at most {} configurations estimated per process ({} processes)", p.candidate_limit, p.nodes.len());
     if log::log_enabled!(log::Level::Trace) {
         for (i, n) in p.nodes.iter().enumerate() {
             for (k, c) in n.candidates.iter().enumerate() {
@@ -469,6 +470,7 @@ mod tests {
             fifo_bram18k: 3,
             seconds: 0.0,
             reused: 0,
+            candidate_limit: 512,
         }
     }
 

@@ -230,6 +230,7 @@ mod tests {
             fifo_bram18k: 0,
             seconds: 0.0,
             reused: 0,
+            candidate_limit: 512,
         };
         let p = Problem { graph: &g, dsp_limit: 100.0, bram_limit: 10.0, uram_limit: 0.0 };
         let shape = Shape::of(&g);

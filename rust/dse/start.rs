@@ -277,6 +277,7 @@ mod tests {
             fifo_bram18k: 0,
             seconds: 0.0,
             reused: 0,
+            candidate_limit: 512,
         }
     }
 
@@ -307,6 +308,7 @@ mod tests {
             fifo_bram18k: 0,
             seconds: 0.0,
             reused: 0,
+            candidate_limit: 512,
         };
         let p = Problem { graph: &g, dsp_limit: 2.0, bram_limit: 0.0, uram_limit: 0.0 };
         assert_eq!(feasible(&p), Some(vec![1, 1, 1]));

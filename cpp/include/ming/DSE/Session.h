@@ -25,7 +25,9 @@ struct Options {
   /// The board's DSPs (0: unknown). A configuration over them can never be
   /// chosen: its lane variants, which only add DSPs, are not estimated.
   int64_t dspLimit = 0;
-  /// At most this many configurations are evaluated per process.
+  /// At most this many configurations are evaluated per process, in a graph
+  /// of up to 64 processes; in a larger one fewer (Session::open): the ILP
+  /// grows with processes times candidates.
   unsigned candidateLimit = 512;
   /// Also offer each process with its int8 multiplies packed in pairs
   /// (ming/Transforms/PackInt8.h) where a loop allows it.
@@ -95,6 +97,9 @@ struct Problem {
   /// Processes that took the candidates of an earlier one of the same
   /// structure instead of enumerating their own.
   unsigned reused = 0;
+  /// Configurations estimated per process (Options::candidateLimit, fewer
+  /// in a large graph).
+  unsigned candidateLimit = 0;
 };
 
 struct NodeEstimate {
