@@ -167,11 +167,11 @@ pub struct Cli {
     #[arg(long = "dse-objective", value_name = "OBJECTIVE", value_parser = ["dataflow", "sum"])]
     pub dse_objective: Option<String>,
 
-    /// Seconds the ILP solver may spend per solve (default 60; 0: until proven optimal). The report gives the gap left when the limit stops it.
+    /// Seconds the ILP solver may spend per solve (default 60; for a graph of more than 64 processes, what a 20 s budget for the whole DSE leaves after enumerating, at least 5 s; 0: until proven optimal). The report gives the gap left when the limit stops it.
     #[arg(long = "dse-time-limit", value_name = "SECONDS")]
     pub dse_time_limit: Option<f64>,
 
-    /// Most parallel lanes the DSE gives a channel (default 1).
+    /// Most parallel lanes the DSE gives a channel (default 64).
     #[arg(long = "dse-max-lanes", value_name = "N")]
     pub dse_max_lanes: Option<u32>,
 
@@ -538,6 +538,7 @@ fn dse_settings(cli: &Cli, target: &crate::board::Target) -> Result<crate::dse::
             return Err(CliError::Usage(format!("'--dse-time-limit' must be a number of seconds (0: no limit), not {t}")));
         }
         settings.time_limit = (t > 0.0).then_some(t);
+        settings.large_graph_budget = None;
     }
     if let Some(n) = cli.dse_max_lanes {
         if n == 0 {
