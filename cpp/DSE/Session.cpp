@@ -276,7 +276,8 @@ std::string Session::describe(unsigned node, unsigned index) const {
 }
 
 /// The configurations estimated per process in a graph of `processes`:
-/// `limit` up to 64, then halved for each doubling, down to a quarter. The
+/// `limit` up to 64 (the driver's large graph too, rust/dse/mod.rs
+/// LARGE_GRAPH), then halved for each doubling, down to a quarter. The
 /// ILP's size grows with processes times candidates, and on MobileNetV2
 /// (133 processes) a quarter of the candidates (12,749 of 25,645) gives the
 /// ILP a design it proves optimal in 27 s, where with all of them it stops

@@ -68,7 +68,8 @@ impl Settings {
 pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
 
 /// Processes above which a graph's DSE runs to a budget
-/// (Settings::large_graph_budget; the enumeration shrinks there too).
+/// (Settings::large_graph_budget; the enumeration shrinks there too,
+/// cpp/DSE/Session.cpp candidateLimitFor).
 pub const LARGE_GRAPH: usize = 64;
 /// Seconds of that budget: with the import, the passes, the simulation
 /// and the writing, a whole --hls of MobileNetV2-0.5 in about 30 s here.
