@@ -66,6 +66,15 @@ ProcessCost ProcessModel::run() {
         if (!complete && f > 1)
           bc.cyclic.append({int64_t(d) + 1, f});
       }
+      // Chosen, one bank is enough: recorded as a factor of 1, so that the
+      // IR estimated as it stands counts its reads as here (an address every
+      // unrolled copy reads is read once), not one per copy.
+      if (bc.cyclic.empty())
+        for (unsigned d = 0; d < b.shape.size(); ++d)
+          if (!llvm::is_contained(b.partDims, d)) {
+            bc.cyclic.append({int64_t(d) + 1, 1});
+            break;
+          }
     }
     if (b.rom && !b.accessed) {
       bc.storage = "folded";

@@ -77,9 +77,9 @@ LogicalResult PartitionAttr::verify(function_ref<InFlightDiagnostic()> emitError
     if (d < 1 || !seen.insert(d).second)
       return emitError() << "#ming.partition: cyclic dimension " << d
                          << " is not 1-based or is split twice";
-    if (factor < 2)
+    if (factor < 1)
       return emitError() << "#ming.partition: cyclic factor " << factor
-                         << " of dimension " << d << " is below 2";
+                         << " of dimension " << d << " is below 1";
   }
   return success();
 }

@@ -20,6 +20,9 @@ void ProcessLowering::addPartitions(Operation *op, Value array,
   auto type = cast<MemRefType>(op->getResult(0).getType());
   for (size_t i = 0; i < cyclic.size(); i += 2) {
     int64_t dim = cyclic[i], factor = cyclic[i + 1];
+    // One bank: the DSE's record that it counted the reads as partitioned.
+    if (factor <= 1)
+      continue;
     // As many banks as elements along the dim: a complete partitioning.
     if (factor >= type.getDimSize(dim - 1)) {
       if (done.insert(dim).second)

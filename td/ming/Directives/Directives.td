@@ -68,7 +68,10 @@ def Ming_PartitionAttr : Ming_Attr<"Partition", "partition"> {
     memref.get_global: the 1-based dimensions split completely (into
     registers), and (dimension, factor) pairs split cyclically. Line buffers
     and windows get their complete dimensions from convert-linalg-to-dfg; the
-    DSE adds the cyclic banks its unrolled accesses need.
+    DSE adds the cyclic banks its unrolled accesses need. A factor of 1 is
+    one bank: the DSE's record that it counted the buffer's reads as a
+    partitioned buffer's (an address several unrolled copies read is read
+    once), which the model reads back the same way.
   }];
   let parameters = (ins
     Ming_Integers<"dimensions split completely">:$complete,

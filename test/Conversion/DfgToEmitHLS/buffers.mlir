@@ -21,6 +21,7 @@
 // CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK-NEXT:    %[[LINES:.*]] = emitHLS.array : !emitHLS.array<2x6xi8>
+// Its cyclic factor 1 (one bank, the DSE's record) gives no pragma.
 // CHECK-NEXT:    emitHLS.pragma.array_partition %[[LINES]] complete dim = 1 : !emitHLS.array<2x6xi8>
 // CHECK-NEXT:    %[[WIN:.*]] = emitHLS.array : !emitHLS.array<3x3xi8>
 // CHECK-NEXT:    emitHLS.pragma.array_partition %[[WIN]] complete dim = 1 : !emitHLS.array<3x3xi8>
@@ -111,7 +112,7 @@ dfg.process @conv(%in: !dfg.in<i8>, %out: !dfg.out<i32>)
   %c6 = arith.constant 6 : index
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
-  %lines = memref.alloca() {ming.partition = #ming.partition<complete = [1]>} : memref<2x6xi8>
+  %lines = memref.alloca() {ming.partition = #ming.partition<complete = [1], cyclic = [2, 1]>} : memref<2x6xi8>
   %win = memref.alloca() {ming.partition = #ming.partition<complete = [1, 2]>} : memref<3x3xi8>
   %count = memref.alloca() : memref<i32>
   memref.store %zero, %count[] : memref<i32>

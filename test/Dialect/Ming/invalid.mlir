@@ -60,8 +60,8 @@ func.func @f() {
 // -----
 
 func.func @f() {
-  // expected-error@+1 {{#ming.partition: cyclic factor 1 of dimension 1 is below 2}}
-  %b = memref.alloca() {ming.partition = #ming.partition<cyclic = [1, 1]>} : memref<4x4xi8>
+  // expected-error@+1 {{#ming.partition: cyclic factor 0 of dimension 1 is below 1}}
+  %b = memref.alloca() {ming.partition = #ming.partition<cyclic = [1, 0]>} : memref<4x4xi8>
   return
 }
 
