@@ -97,6 +97,9 @@ pub mod ffi {
         reused: u32,
         /// Configurations estimated per process (fewer in a large graph).
         candidate_limit: u32,
+        /// A graph of more processes than the C++ side's kLargeGraph
+        /// (ming/DSE/Session.h): its DSE runs to a budget.
+        large: bool,
     }
 
     struct DseNodeEstimate {

@@ -82,6 +82,7 @@ static DseProblem convert(const dse::Problem &p) {
   out.seconds = p.seconds;
   out.reused = p.reused;
   out.candidate_limit = p.candidateLimit;
+  out.large = p.large;
   for (const dse::Node &n : p.nodes) {
     DseNode node;
     node.process = n.process;

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <map>
+#include <limits>
 #include <set>
 
 using namespace mlir;
@@ -335,6 +336,64 @@ std::vector<Point> widenedLanes(Estimator &estimator, dfg::ProcessOp process,
   return out;
 }
 
+/// Requested IIs between the steps of the ladder: a point whose outer
+/// pipelines share DSPs over an II of at least 2, again at 5/4 and 3/2 of
+/// it (rounded up), each with fewer DSPs. The ladder of one-lane points
+/// halves the rate per step; a process that a slower neighbour paces needs
+/// only that neighbour's rate (DS-CNN's depthwise windows: 72 DSPs at II 8
+/// run 1,271 cycles beside pointwise layers of 1,601, where II 10 needs 58).
+///
+/// Only the points that no other beats in both cycles and DSPs are relaxed:
+/// relaxing every lane variant too doubled DS-CNN's candidates, and its ILP
+/// stopped at its time limit. Nor are pipelines moved outward over several
+/// iterations of a loop (a window's rows): the model dates their first
+/// output early (DS-CNN hybrid, two rows at II 960: 1,106 against 1,883
+/// simulated), and relaxed they became the cheapest choice on that error.
+std::vector<Point> relaxedIIs(Estimator &estimator, const std::vector<Point> &kept) {
+  std::vector<const Point *> front;
+  for (const Point &p : kept)
+    if (p.cost.dsp > 0)
+      front.push_back(&p);
+  llvm::sort(front, [](const Point *a, const Point *b) {
+    return std::tie(a->cost.dsp, a->cost.cycles) < std::tie(b->cost.dsp, b->cost.cycles);
+  });
+  std::vector<Point> out;
+  int64_t best = std::numeric_limits<int64_t>::max();
+  for (const Point *p : front) {
+    if (p->cost.cycles >= best)
+      continue;
+    best = p->cost.cycles;
+    bool movedOut = llvm::any_of(p->config.loops, [](const auto &l) {
+      return l.second.pipeline.value_or(false) && l.second.unroll.value_or(1) != 1;
+    });
+    if (movedOut)
+      continue;
+    SmallVector<std::pair<unsigned, int64_t>> shared;
+    for (const LoopCost &lc : p->cost.loops)
+      if (lc.pipelined && !lc.insidePipeline && lc.dsp > 0 && lc.ii >= 2)
+        shared.push_back({lc.id, lc.ii});
+    if (shared.empty())
+      continue;
+    int64_t last = 0;
+    for (auto [num, den] : {std::pair<int64_t, int64_t>{5, 4}, {3, 2}}) {
+      ProcessConfig cfg = p->config;
+      int64_t first = 0;
+      for (auto [id, ii] : shared) {
+        int64_t relaxed = std::max<int64_t>(ii + 1, llvm::divideCeilSigned(ii * num, den));
+        cfg.loops[id].ii = relaxed;
+        first = first ? first : relaxed;
+      }
+      if (first == last)
+        continue;
+      last = first;
+      ProcessCost c = estimator.estimate(cfg);
+      if (c.dsp < p->cost.dsp)
+        out.push_back({std::move(cfg), std::move(c)});
+    }
+  }
+  return out;
+}
+
 /// The offered configurations: lanes within the limit (and the IR's on ports
 /// with explicit lane indices), the Pareto front of each lane assignment,
 /// and the front's port-bound points again with wider ports.
@@ -495,6 +554,10 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
   all = std::move(offered);
   std::vector<Point> kept = paretoFront(std::move(all), options.unrollTolerance);
   std::vector<Point> wide = widenedLanes(estimator, process, kept, fixed, options);
+  if (options.relaxII) {
+    std::vector<Point> relaxed = relaxedIIs(estimator, kept);
+    wide.insert(wide.end(), std::make_move_iterator(relaxed.begin()), std::make_move_iterator(relaxed.end()));
+  }
   if (wide.empty())
     return kept;
   kept.insert(kept.end(), std::make_move_iterator(wide.begin()), std::make_move_iterator(wide.end()));

@@ -276,15 +276,15 @@ std::string Session::describe(unsigned node, unsigned index) const {
 }
 
 /// The configurations estimated per process in a graph of `processes`:
-/// `limit` up to 64 (the driver's large graph too, rust/dse/mod.rs
-/// LARGE_GRAPH), then halved for each doubling, down to a quarter. The
-/// ILP's size grows with processes times candidates, and on MobileNetV2
-/// (133 processes) a quarter of the candidates (12,749 of 25,645) gives the
-/// ILP a design it proves optimal in 27 s, where with all of them it stops
-/// at its 60 s limit, 2.2% from its bound, with a slower one.
+/// `limit` up to kLargeGraph, then halved for each doubling, down to a
+/// quarter. The ILP's size grows with processes times candidates, and on
+/// MobileNetV2 (133 processes) a quarter of the candidates (12,749 of
+/// 25,645) gives the ILP a design it proves optimal in 27 s, where with all
+/// of them it stops at its 60 s limit, 2.2% from its bound, with a slower
+/// one.
 static unsigned candidateLimitFor(unsigned limit, size_t processes) {
   unsigned scaled = limit;
-  for (size_t n = 64; n < processes && scaled > limit / 4; n *= 2)
+  for (size_t n = kLargeGraph; n < processes && scaled > limit / 4; n *= 2)
     scaled /= 2;
   return scaled;
 }
@@ -313,6 +313,8 @@ std::unique_ptr<Session> Session::open(void *moduleOp, const Options &options,
   unsigned reused = 0;
   Options scaled = options;
   scaled.candidateLimit = candidateLimitFor(options.candidateLimit, insts->ops.size());
+  out.large = insts->ops.size() > kLargeGraph;
+  scaled.relaxII = options.relaxII && !out.large;
   out.candidateLimit = scaled.candidateLimit;
   std::map<std::string, std::vector<Point>> byName =
       candidatesOnce(once, scaled, costOptions, reused);

@@ -32,7 +32,8 @@ pub struct Settings {
     /// network's ILP can take minutes to prove, so the flow bounds it by
     /// default and reports the gap (ilp::Solution::status).
     pub time_limit: Option<f64>,
-    /// Seconds the whole DSE of a graph of more than LARGE_GRAPH processes
+    /// Seconds the whole DSE of a large graph (more processes than
+    /// kLargeGraph in ming/DSE/Session.h; `DseProblem::large`)
     /// aims at, in place of `time_limit` (None: `time_limit` there too). The
     /// ILP gets what enumerating left, at least MIN_ILP_SECONDS: on such a
     /// graph HiGHS finds its design in seconds and spends the rest on the
@@ -67,10 +68,6 @@ impl Settings {
 /// Seconds per solve unless --dse-time-limit says otherwise.
 pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
 
-/// Processes above which a graph's DSE runs to a budget
-/// (Settings::large_graph_budget; the enumeration shrinks there too,
-/// cpp/DSE/Session.cpp candidateLimitFor).
-pub const LARGE_GRAPH: usize = 64;
 /// Seconds of that budget: with the import, the passes, the simulation
 /// and the writing, a whole --hls of MobileNetV2-0.5 in about 30 s here.
 pub const LARGE_GRAPH_BUDGET: f64 = 20.0;
@@ -390,7 +387,7 @@ pub fn run(module: &Module, settings: &Settings, cost: &CostModel) -> Result<Out
         }
     }
     let time_limit = match settings.large_graph_budget {
-        Some(budget) if p.nodes.len() > LARGE_GRAPH => {
+        Some(budget) if p.large => {
             let left = (budget - start.elapsed().as_secs_f64()).max(MIN_ILP_SECONDS);
             log::info!(
                 "DSE: {} processes: the ILP may take {left:.1} s per solve, what a {budget} s budget leaves (--dse-time-limit sets a limit, 0 none)",
@@ -500,6 +497,7 @@ mod tests {
             seconds: 0.0,
             reused: 0,
             candidate_limit: 512,
+            large: false,
         }
     }
 

@@ -231,6 +231,7 @@ mod tests {
             seconds: 0.0,
             reused: 0,
             candidate_limit: 512,
+            large: false,
         };
         let p = Problem { graph: &g, dsp_limit: 100.0, bram_limit: 10.0, uram_limit: 0.0 };
         let shape = Shape::of(&g);

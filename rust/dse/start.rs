@@ -278,6 +278,7 @@ mod tests {
             seconds: 0.0,
             reused: 0,
             candidate_limit: 512,
+            large: false,
         }
     }
 
@@ -309,6 +310,7 @@ mod tests {
             seconds: 0.0,
             reused: 0,
             candidate_limit: 512,
+            large: false,
         };
         let p = Problem { graph: &g, dsp_limit: 2.0, bram_limit: 0.0, uram_limit: 0.0 };
         assert_eq!(feasible(&p), Some(vec![1, 1, 1]));

@@ -258,7 +258,7 @@ mod tests {
     }
 
     fn graph(nodes: Vec<DseNode>, edges: Vec<DseEdge>) -> DseProblem {
-        DseProblem { graph: "g".into(), nodes, edges, fifo_bram18k: 0, seconds: 0.0, reused: 0, candidate_limit: 512 }
+        DseProblem { graph: "g".into(), nodes, edges, fifo_bram18k: 0, seconds: 0.0, reused: 0, candidate_limit: 512, large: false }
     }
 
     fn limits(graph: &DseProblem, dsp_limit: f64, bram_limit: f64) -> Problem<'_> {

@@ -11,6 +11,7 @@
 #ifndef MING_DSE_SESSION_H
 #define MING_DSE_SESSION_H
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -37,6 +38,10 @@ struct Options {
   double unrollTolerance = 0.05;
   /// Requested IIs offered to trade cycles for DSPs: 2, 4, ... up to this.
   int64_t maxII = 256;
+  /// Also offer the fastest points that share DSPs over an II again at 5/4
+  /// and 3/2 of it (relaxedIIs in Candidates.cpp); not in a large graph
+  /// (Problem::large), as they grow the ILP.
+  bool relaxII = true;
   /// A JSON target description for the cost model (ming/Analysis/Target.h);
   /// empty: the built-in one.
   std::string targetFile;
@@ -100,7 +105,13 @@ struct Problem {
   /// Configurations estimated per process (Options::candidateLimit, fewer
   /// in a large graph).
   unsigned candidateLimit = 0;
+  /// More processes than kLargeGraph: fewer candidates each, no relaxed
+  /// IIs, and the driver bounds the DSE's time (rust/dse/mod.rs).
+  bool large = false;
 };
+
+/// Processes above which a graph is large (Problem::large).
+constexpr size_t kLargeGraph = 64;
 
 struct NodeEstimate {
   std::string process;
