@@ -337,18 +337,22 @@ std::vector<Point> widenedLanes(Estimator &estimator, dfg::ProcessOp process,
 }
 
 /// Requested IIs between the steps of the ladder: a point whose outer
-/// pipelines share DSPs over an II of at least 2, again at 5/4 and 3/2 of
-/// it (rounded up), each with fewer DSPs. The ladder of one-lane points
-/// halves the rate per step; a process that a slower neighbour paces needs
-/// only that neighbour's rate (DS-CNN's depthwise windows: 72 DSPs at II 8
-/// run 1,271 cycles beside pointwise layers of 1,601, where II 10 needs 58).
+/// pipelines share DSPs over an II of at least 2, again at 9/8, 5/4 and 3/2
+/// of it (rounded up, distinct), each with fewer DSPs. The ladder of
+/// one-lane points halves the rate per step; a process that a slower
+/// neighbour paces needs only that neighbour's rate (DS-CNN's depthwise
+/// windows: 72 DSPs at II 8 run 1,271 cycles beside pointwise layers of
+/// 1,601, where II 10 needs 58).
 ///
 /// Only the points that no other beats in both cycles and DSPs are relaxed:
 /// relaxing every lane variant too doubled DS-CNN's candidates, and its ILP
-/// stopped at its time limit. Nor are pipelines moved outward over several
-/// iterations of a loop (a window's rows): the model dates their first
-/// output early (DS-CNN hybrid, two rows at II 960: 1,106 against 1,883
-/// simulated), and relaxed they became the cheapest choice on that error.
+/// stopped at its time limit. Nor are pipelines moved outward, around a
+/// loop the IR pipelines (a window's row holding its pixel loop): the model
+/// counts the pulls before an iteration's first push in program order,
+/// while the scheduled iteration pulls the whole row first, so it dates
+/// their first output early (DS-CNN hybrid on the zcu104: 4,122 against
+/// 5,560 for the last pointwise layer, the design 12% under the simulator),
+/// and relaxed they became the cheapest choice on that error.
 std::vector<Point> relaxedIIs(Estimator &estimator, const std::vector<Point> &kept) {
   std::vector<const Point *> front;
   for (const Point &p : kept)
@@ -363,8 +367,8 @@ std::vector<Point> relaxedIIs(Estimator &estimator, const std::vector<Point> &ke
     if (p->cost.cycles >= best)
       continue;
     best = p->cost.cycles;
-    bool movedOut = llvm::any_of(p->config.loops, [](const auto &l) {
-      return l.second.pipeline.value_or(false) && l.second.unroll.value_or(1) != 1;
+    bool movedOut = llvm::any_of(p->cost.loops, [](const LoopCost &lc) {
+      return lc.insidePipeline && lc.loop && directives::getLoop(lc.loop).isPipelined();
     });
     if (movedOut)
       continue;
@@ -375,7 +379,7 @@ std::vector<Point> relaxedIIs(Estimator &estimator, const std::vector<Point> &ke
     if (shared.empty())
       continue;
     int64_t last = 0;
-    for (auto [num, den] : {std::pair<int64_t, int64_t>{5, 4}, {3, 2}}) {
+    for (auto [num, den] : {std::pair<int64_t, int64_t>{9, 8}, {5, 4}, {3, 2}}) {
       ProcessConfig cfg = p->config;
       int64_t first = 0;
       for (auto [id, ii] : shared) {

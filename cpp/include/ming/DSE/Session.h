@@ -38,9 +38,9 @@ struct Options {
   double unrollTolerance = 0.05;
   /// Requested IIs offered to trade cycles for DSPs: 2, 4, ... up to this.
   int64_t maxII = 256;
-  /// Also offer the fastest points that share DSPs over an II again at 5/4
-  /// and 3/2 of it (relaxedIIs in Candidates.cpp); not in a large graph
-  /// (Problem::large), as they grow the ILP.
+  /// Also offer the fastest points that share DSPs over an II again at
+  /// 9/8, 5/4 and 3/2 of it (relaxedIIs in Candidates.cpp); not in a large
+  /// graph (Problem::large), as they grow the ILP.
   bool relaxII = true;
   /// A JSON target description for the cost model (ming/Analysis/Target.h);
   /// empty: the built-in one.
