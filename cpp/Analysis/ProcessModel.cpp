@@ -1,7 +1,7 @@
 // The process model's structure (loops, buffers, events) and cycle counts
 // (pipelined loops, sequential blocks, condition frequencies); the walk of
 // one pipelined body is in Walker.cpp, first and last events in
-// EventSearch.cpp.
+// EventSearch.cpp (the iterations they walk in IterationSearch.cpp).
 #include "ProcessModel.h"
 
 #include "ming/Analysis/CostModel.h"
