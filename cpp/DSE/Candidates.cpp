@@ -17,8 +17,8 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
-#include <map>
 #include <limits>
+#include <map>
 #include <set>
 
 using namespace mlir;
