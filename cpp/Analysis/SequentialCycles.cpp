@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <set>
 
@@ -61,6 +62,21 @@ static std::optional<SmallVector<scf::ForOp>> decidingLoops(ArrayRef<Value> root
   return loops;
 }
 
+/// The bounds of `loops` and the number of points in their product; none
+/// once that number passes `most`.
+static std::optional<std::pair<SmallVector<Bounds>, int64_t>>
+iterationSpace(ArrayRef<scf::ForOp> loops, int64_t most = std::numeric_limits<int64_t>::max()) {
+  int64_t total = 1;
+  SmallVector<Bounds> bounds;
+  for (scf::ForOp l : loops) {
+    bounds.push_back(loopBounds(l));
+    total *= std::max<int64_t>(1, bounds.back().trip);
+    if (total > most)
+      return std::nullopt;
+  }
+  return std::make_pair(std::move(bounds), total);
+}
+
 /// How often all of `conds` (each a condition and whether it must hold)
 /// hold together over the loops their induction variables come from,
 /// enumerated; none when a condition depends on anything else or the
@@ -73,14 +89,10 @@ std::optional<double> ProcessModel::countJointFraction(ArrayRef<std::pair<Value,
   if (!found)
     return std::nullopt;
   SmallVector<scf::ForOp> &loops = *found;
-  int64_t total = 1;
-  SmallVector<Bounds> bounds;
-  for (scf::ForOp l : loops) {
-    bounds.push_back(loopBounds(l));
-    total *= std::max<int64_t>(1, bounds.back().trip);
-    if (total > enumBudget)
-      return std::nullopt;
-  }
+  auto space = iterationSpace(loops, enumBudget);
+  if (!space)
+    return std::nullopt;
+  auto &[bounds, total] = *space;
   enumBudget -= total;
   int64_t yes = 0;
   Known known;
@@ -126,12 +138,7 @@ double ProcessModel::countIfProbability(scf::IfOp op) {
   if (!found)
     return 1.0;
   SmallVector<scf::ForOp> &loops = *found;
-  int64_t total = 1;
-  SmallVector<Bounds> bounds;
-  for (scf::ForOp l : loops) {
-    bounds.push_back(loopBounds(l));
-    total *= std::max<int64_t>(1, bounds.back().trip);
-  }
+  auto [bounds, total] = *iterationSpace(loops);
   // Counted per loop level, outermost first, over stretches and periods (see
   // "Iteration search") when the condition has that form.
   {
