@@ -3,6 +3,8 @@
 
   gen_models.py OUTDIR [NAME ...]      write OUTDIR/<name>.onnx (all models by default)
   gen_models.py --list                 the model names, one per line
+  gen_models.py --quantize IN OUT      IN (an ONNX file, e.g. a PyTorch export)
+                                       quantised to int8 QDQ, weights per channel
 
 The models are generated when the tests run (nothing binary is checked in); the
 same name always gives the same bytes. f32 models (float data and weights):
@@ -569,6 +571,16 @@ def quantized(stem, per_channel, activations=(), unsigned=False):
     are quantised too beyond its defaults (which leave Tanh, HardSwish, Elu
     and HardSigmoid in float); `unsigned`: QUInt8 activations, the default of
     quantize_static."""
+    m = quantize_model(MODELS[stem](), per_channel, activations, unsigned)
+    m.graph.name = f"{stem}_qdq{'_u8' if unsigned else ''}"
+    m.producer_name = "ming test/onnx/gen_models.py (onnxruntime quantize_static)"
+    onnx.checker.check_model(m, full_check=True)
+    return m
+
+
+def quantize_model(model, per_channel, activations=(), unsigned=False):
+    """`model` quantised by onnxruntime's quantize_static (QDQ, int8 weights),
+    calibrated on 4 seeded inputs uniform in [-1, 1)."""
     import logging
     import tempfile
     from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
@@ -590,7 +602,6 @@ def quantized(stem, per_channel, activations=(), unsigned=False):
         def get_next(self):
             return next(self.feeds, None)
 
-    model = MODELS[stem]()
     logging.getLogger().setLevel(logging.ERROR)  # quantize_static's pre-processing advice
     with tempfile.TemporaryDirectory() as tmp:
         src, dst = os.path.join(tmp, "f32.onnx"), os.path.join(tmp, "qdq.onnx")
@@ -600,11 +611,7 @@ def quantized(stem, per_channel, activations=(), unsigned=False):
                         activation_type=QuantType.QUInt8 if unsigned else QuantType.QInt8,
                         weight_type=QuantType.QInt8,
                         per_channel=per_channel, op_types_to_quantize=ops)
-        m = onnx.load(dst)
-    m.graph.name = f"{stem}_qdq{'_u8' if unsigned else ''}"
-    m.producer_name = "ming test/onnx/gen_models.py (onnxruntime quantize_static)"
-    onnx.checker.check_model(m, full_check=True)
-    return m
+        return onnx.load(dst)
 
 
 for _stem, _pc in (("conv_relu", False), ("conv_relu", True), ("cascade_conv", False),
@@ -734,6 +741,10 @@ MODELS["conv_u8_input"] = conv_u8_input
 def main(argv):
     if argv[:1] == ["--list"]:
         print("\n".join(MODELS))
+        return 0
+    if argv[:1] == ["--quantize"] and len(argv) == 3:
+        onnx.save(quantize_model(onnx.load(argv[1]), per_channel=True), argv[2])
+        print(argv[2])
         return 0
     if not argv or argv[0].startswith("-"):
         print(__doc__, file=sys.stderr)
