@@ -154,6 +154,11 @@ ProcessCost ProcessModel::run() {
     result.pre = std::clamp<int64_t>(first.value_or(0), 0, result.cycles);
     result.tail = last ? std::clamp<int64_t>(result.cycles - *last, 0, result.cycles) : 0;
     auto totals = process->getAttrOfType<DenseI64ArrayAttr>(directives::kPortElements);
+    std::vector<unsigned> pipelinedIds;
+    for (auto &[loop, r] : resolved)
+      if (r.pipelined)
+        pipelinedIds.push_back(r.id);
+    llvm::sort(pipelinedIds);
     unsigned in = 0;
     // Per input port: the same backward search over that port's pulls only,
     // and what each output pushes after that port's last pull.
@@ -174,8 +179,9 @@ ProcessCost ProcessModel::run() {
         // The search's way is the same for every configuration: found once
         // per port, then only timed.
         const FillPath *path = nullptr;
+        std::pair<int64_t, std::vector<unsigned>> fillKey{eventSet, pipelinedIds};
         if (cache)
-          if (auto it = cache->fills.find(eventSet); it != cache->fills.end())
+          if (auto it = cache->fills.find(fillKey); it != cache->fills.end())
             path = &it->second;
         bool met = false;
         if (path) {
@@ -187,9 +193,11 @@ ProcessCost ProcessModel::run() {
           int64_t budget = enumBudget;
           fillStack.clear();
           fillLast.clear();
+          fillFinishing = false;
           met = fillBeforeFirstPush(process.getBody().front(), k5, 0, anyPush, fill, fillAt);
+          fillFinishing = false;
           if (cache && enumBudget >= 0 && budget >= 0)
-            cache->fills[eventSet] = FillPath{met, fill, fillLast};
+            cache->fills[fillKey] = FillPath{met, fill, fillLast};
         }
         if (met) {
           result.fillElements.push_back(fill);

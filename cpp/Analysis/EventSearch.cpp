@@ -304,17 +304,29 @@ bool ProcessModel::burstAfterLastPull(Block &block, Known &known, int64_t t,
 /// pulls are `events` before the first push (`pushes`), and setting `last` to
 /// the time of the last of those pulls (`slot`: the issue of the pipeline
 /// iteration being walked). True once the push is met (or the budget runs out).
+///
+/// A pipeline iteration pulls everything at its issue and pushes at its last
+/// stage, so a push inside one does not end the search there: the rest of
+/// that iteration's pulls count too (`fillFinishing`). A window whose row
+/// loop is pipelined around its pixels waits for the whole row, not for the
+/// first pixel that program order reaches before the first push.
 bool ProcessModel::fillBeforeFirstPush(Block &block, Known &known, int64_t t,
                                        const llvm::DenseSet<Operation *> &pushes, int64_t &count,
                                        int64_t &last, std::optional<int64_t> slot) {
   for (Operation &op : block.without_terminator()) {
-    if (!events->contains(&op) && !pushes.contains(&op)) {
+    if (!events->contains(&op) && (fillFinishing || !pushes.contains(&op))) {
       if (isa<scf::ForOp, scf::IfOp>(op))
         t += opCycles.lookup(&op);
       continue;
     }
-    if (--enumBudget < 0 || pushes.contains(&op) && isa<dfg::PushOp, memref::StoreOp>(op))
+    if (--enumBudget < 0)
       return true;
+    if (pushes.contains(&op) && isa<dfg::PushOp, memref::StoreOp>(op)) {
+      if (!slot)
+        return true;
+      fillFinishing = true;
+      continue;
+    }
     if (isa<dfg::PullOp>(op)) {
       count += 1;
       last = slot ? *slot : t;
@@ -337,7 +349,9 @@ bool ProcessModel::fillBeforeFirstPush(Block &block, Known &known, int64_t t,
         copy = lc.flatIters ? body : (body - (hasLoop(*loop.getBody()) ? 1 : 0)) / r.unroll;
       }
       bool met = false;
-      for (int64_t n = 0; n < b.trip && !met; ++n) {
+      // Inside a pipeline iteration whose push was met, the loop's later
+      // iterations are that iteration's too.
+      for (int64_t n = 0; n < b.trip && (!met || (fillFinishing && slot)); ++n) {
         known[iv] = b.lb + n * b.step;
         int64_t j = n / r.unroll, k = n % r.unroll;
         std::optional<int64_t> at = slot;
@@ -351,9 +365,11 @@ bool ProcessModel::fillBeforeFirstPush(Block &block, Known &known, int64_t t,
         fillStack.pop_back();
       }
       known.erase(iv);
-      if (met)
-        return true;
       t += opCycles.lookup(loop);
+      if (met && !(fillFinishing && slot)) {
+        fillFinishing = false;
+        return true;
+      }
       continue;
     }
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
@@ -361,13 +377,15 @@ bool ProcessModel::fillBeforeFirstPush(Block &block, Known &known, int64_t t,
         fillStack.push_back({ifOp, taken == &ifOp.getThenRegion().front() ? 0 : 1});
         bool met = fillBeforeFirstPush(*taken, known, t, pushes, count, last, slot);
         fillStack.pop_back();
-        if (met)
+        if (met && !(fillFinishing && slot)) {
+          fillFinishing = false;
           return true;
+        }
       }
       t += opCycles.lookup(ifOp);
     }
   }
-  return false;
+  return fillFinishing && slot;
 }
 
 int64_t ProcessModel::fillTimeAlong(Block &block, ArrayRef<std::pair<Operation *, int64_t>> path,

@@ -228,8 +228,9 @@ struct FillPath {
 
 struct WalkCache {
   std::map<std::pair<Operation *, int64_t>, WalkSummary> walks;
-  /// By the port searched (ProcessModel::eventSet).
-  std::map<int64_t, FillPath> fills;
+  /// By the port searched (ProcessModel::eventSet) and the loops pipelined
+  /// (their ids): a pipeline iteration's pulls all count.
+  std::map<std::pair<int64_t, std::vector<unsigned>>, FillPath> fills;
   /// By loop, unroll and II.
   std::map<std::tuple<Operation *, int64_t, int64_t>, SlotTiming> timings;
   /// By loop and unroll.
@@ -347,6 +348,9 @@ private:
   /// fillBeforeFirstPush: the loops and branches it is in, and the way to
   /// the last pull it met.
   std::vector<std::pair<Operation *, int64_t>> fillStack, fillLast;
+  /// fillBeforeFirstPush met the push inside a pipeline iteration and walks
+  /// the rest of that iteration's pulls.
+  bool fillFinishing = false;
 };
 
 /// Walks straight-line code, unrolling every loop it meets (inside a pipeline)

@@ -346,13 +346,7 @@ std::vector<Point> widenedLanes(Estimator &estimator, dfg::ProcessOp process,
 ///
 /// Only the points that no other beats in both cycles and DSPs are relaxed:
 /// relaxing every lane variant too doubled DS-CNN's candidates, and its ILP
-/// stopped at its time limit. Nor are pipelines moved outward, around a
-/// loop the IR pipelines (a window's row holding its pixel loop): the model
-/// counts the pulls before an iteration's first push in program order,
-/// while the scheduled iteration pulls the whole row first, so it dates
-/// their first output early (DS-CNN hybrid on the zcu104: 4,122 against
-/// 5,560 for the last pointwise layer, the design 12% under the simulator),
-/// and relaxed they became the cheapest choice on that error.
+/// stopped at its time limit.
 std::vector<Point> relaxedIIs(Estimator &estimator, const std::vector<Point> &kept) {
   std::vector<const Point *> front;
   for (const Point &p : kept)
@@ -367,11 +361,6 @@ std::vector<Point> relaxedIIs(Estimator &estimator, const std::vector<Point> &ke
     if (p->cost.cycles >= best)
       continue;
     best = p->cost.cycles;
-    bool movedOut = llvm::any_of(p->cost.loops, [](const LoopCost &lc) {
-      return lc.insidePipeline && lc.loop && directives::getLoop(lc.loop).isPipelined();
-    });
-    if (movedOut)
-      continue;
     SmallVector<std::pair<unsigned, int64_t>> shared;
     for (const LoopCost &lc : p->cost.loops)
       if (lc.pipelined && !lc.insidePipeline && lc.dsp > 0 && lc.ii >= 2)

@@ -418,10 +418,10 @@ pub fn run(module: &Module, settings: &Settings, cost: &CostModel) -> Result<Out
     }
     let estimate = convert(explored.estimate)?;
     if settings.objective == Objective::Dataflow {
-        // The ILP's rows are the report's graph recursion with two figures
-        // taken at their least over a consumer's candidates, to keep the rows
-        // linear: the share of its producer's span a window waits for, and
-        // the elements of a burst. Either only lowers a time, so the ILP's
+        // The ILP's rows are the report's graph recursion with the elements
+        // of a burst taken at their least over a consumer's candidates, to
+        // keep the rows linear (and a window's fill share only where every
+        // candidate has one). Either only lowers a time, so the ILP's
         // latency bounds the model's from below for every choice, and a
         // proven ILP optimum leaves the design within the difference of the
         // model's optimum. A model below the ILP is a bug in one of them.

@@ -13,7 +13,7 @@
 //! The rows the ILP builds from whole candidate lists (burst_reach,
 //! fill_share) are computed once on the full problem (`Shape`), so the
 //! pruned program is the same program restricted to fewer columns.
-use super::ilp::{burst_drain, burst_reach, fill_share, fill_time, tail_of, trail_of, Objective, Problem, Reach};
+use super::ilp::{burst_drain, burst_reach, fill_share, fill_time, latency_ceiling, own_share, tail_of, trail_of, Objective, Problem, Reach};
 use super::start::topological;
 use crate::bridge::ffi::{DseCandidate, DseProblem};
 
@@ -21,15 +21,20 @@ use crate::bridge::ffi::{DseCandidate, DseProblem};
 pub(crate) struct Shape {
     /// Per node and stream input port, the bursts that reach it.
     pub reach: Vec<Vec<Vec<Reach>>>,
-    /// Per edge, the share of its producer's span before its consumer's fill
-    /// is in (ilp::fill_share).
+    /// Per edge, the least share of its producer's span before its
+    /// consumer's fill is in (ilp::fill_share): None when a candidate has no
+    /// fill there, and then no candidate's share is used.
     pub share: Vec<Option<f64>>,
+    /// An upper bound on every choice's latency (ilp::latency_ceiling).
+    pub ceiling: f64,
 }
 
 impl Shape {
     pub fn of(g: &DseProblem) -> Shape {
         let share = g.edges.iter().map(|e| fill_share(&g.nodes[e.to as usize].candidates, e.to_port)).collect();
-        Shape { reach: burst_reach(g), share }
+        let reach = burst_reach(g);
+        let ceiling = latency_ceiling(g, &reach);
+        Shape { reach, share, ceiling }
     }
 }
 
@@ -48,7 +53,8 @@ fn fill_and_finish(g: &DseProblem, shape: &Shape, p: usize, c: &DseCandidate, fo
         let q = e.from as usize;
         let end = last(k);
         tc = tc.max(end + tail_of(c, e.to_port) as f64);
-        if let Some(s) = shape.share[k] {
+        if let Some(least) = shape.share[k] {
+            let s = own_share(c, e.to_port).unwrap_or(least);
             let at = fo[q] + s * (end - fo[q]) - fill_time(c, e.to_port) as f64;
             f = f.max(at + c.fill as f64);
             tc = tc.max(at + c.cycles as f64);

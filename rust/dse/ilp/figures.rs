@@ -42,18 +42,44 @@ pub(crate) fn burst_drain(c: &DseCandidate, port: u32, elements: i64) -> i64 {
 
 /// The share of its producer's output span after which `c` has, on input
 /// `port`, the last element it pulls before its first output (cost::fillShare);
-/// None when it pulls none there first. The elements do not depend on the
-/// candidate; the least share any candidate has keeps the bound valid.
+/// None when it pulls none there first.
+pub(crate) fn own_share(c: &DseCandidate, port: u32) -> Option<f64> {
+    let l = *c.fill_elements.get(port as usize)?;
+    let n = c.in_elements.get(port as usize).copied().unwrap_or(0);
+    if l < 1 {
+        return None;
+    }
+    Some(if l <= 1 || n <= 1 { 0.0 } else { ((l - 1) as f64 / (n - 1) as f64).min(1.0) })
+}
+
+/// The least share any of `candidates` has on `port` (own_share); None when
+/// one of them pulls nothing there before its first output. A window whose
+/// row loop is pipelined waits for a whole row where its pixel pipeline
+/// waits for a pixel, so the shares differ between candidates.
 pub(crate) fn fill_share(candidates: &[DseCandidate], port: u32) -> Option<f64> {
-    let share = |c: &DseCandidate| -> Option<f64> {
-        let l = *c.fill_elements.get(port as usize)?;
-        let n = c.in_elements.get(port as usize).copied().unwrap_or(0);
-        if l < 1 {
-            return None;
-        }
-        Some(if l <= 1 || n <= 1 { 0.0 } else { ((l - 1) as f64 / (n - 1) as f64).min(1.0) })
-    };
-    candidates.iter().map(share).try_fold(f64::INFINITY, |m, s| s.map(|s| m.min(s)))
+    candidates.iter().map(|c| own_share(c, port)).try_fold(f64::INFINITY, |m, s| s.map(|s| m.min(s)))
+}
+
+/// An upper bound on the graph latency of every choice (for the rows that
+/// hold only for some candidates): per node, the most any candidate adds to
+/// the latest time before it, summed. Each of the recursion's terms is an
+/// earlier node's time plus the node's cycles, a tail or a burst's drain.
+pub(crate) fn latency_ceiling(g: &DseProblem, reach: &[Vec<Vec<Reach>>]) -> f64 {
+    let mut total = 0.0;
+    for (v, n) in g.nodes.iter().enumerate() {
+        let most = n.candidates.iter().map(|c| {
+            let mut m = c.cycles.max(c.tail).max(c.fill);
+            m = c.tail_in.iter().fold(m, |m, &t| m.max(t));
+            for (port, list) in reach[v].iter().enumerate() {
+                for r in list {
+                    m = m.max(burst_drain(c, port as u32, r.elements));
+                }
+            }
+            m
+        });
+        total += most.max().unwrap_or(0).max(0) as f64;
+    }
+    total + 1.0
 }
 
 pub(crate) fn fill_time(c: &DseCandidate, port: u32) -> i64 {

@@ -25,7 +25,7 @@ mod solver;
 
 use super::prune::{latency, prune, Shape};
 use crate::bridge::ffi::DseProblem;
-pub(crate) use figures::{burst_drain, burst_reach, fill_share, fill_time, tail_of, trail_of, Reach};
+pub(crate) use figures::{burst_drain, burst_reach, fill_share, fill_time, latency_ceiling, own_share, tail_of, trail_of, Reach};
 use solver::run;
 use std::fmt;
 use std::time::Instant;
@@ -290,6 +290,29 @@ mod tests {
         assert_eq!(s.objective, 700.0);
     }
 
+    /// A window whose row pipeline waits for 60 of its producer's 100
+    /// elements (share 59/99) is slower than its pixel pipeline (share 1/99)
+    /// despite fewer cycles: 10 + 59/99 x 990 + 600 = 600 more than its
+    /// producer's first output, against the pixel pipeline's 1,020 (the
+    /// producer's end and its tail). Taken at the least share, the row
+    /// pipeline looked as fast and, with fewer DSPs, won the tie.
+    #[test]
+    fn each_candidate_waits_for_its_own_share() {
+        let mut pixel = cand(1000, 20, 10, 0, 1, 1);
+        let mut row = cand(600, 20, 5, 0, 1, 1);
+        for (c, fill) in [(&mut pixel, 2), (&mut row, 60)] {
+            c.in_elements = vec![100];
+            c.fill_elements = vec![fill];
+            c.fill_time = vec![0];
+        }
+        let g = graph(vec![node("src", vec![cand(1000, 10, 0, 0, 1, 1)]), node("window", vec![pixel, row])], vec![edge(0, 1)]);
+        let p = limits(&g, 20.0, 10.0);
+        assert_eq!(evaluate(&p, &[0, 1], Objective::Dataflow).round(), 1200.0);
+        let s = solve(&p, Objective::Dataflow, None).expect("feasible");
+        assert_eq!(s.choice, vec![0, 0]);
+        assert_eq!(s.objective, 1020.0);
+    }
+
     /// Every lane-consistent choice within the limits, best objective.
     fn brute_force(p: &Problem, objective: Objective) -> Option<f64> {
         let nodes = &p.graph.nodes;
@@ -435,7 +458,8 @@ mod tests {
             let nodes: Vec<DseNode> = (0..n)
                 .map(|i| {
                     // What does not depend on the candidate: the elements
-                    // before the first output and in all, a trailing burst.
+                    // in all, a trailing burst; whether any are pulled
+                    // before the first output.
                     let total = 50 + rnd(200);
                     let fill = if rnd(2) == 1 { 1 + rnd(total as u64) } else { 0 };
                     let burst = if rnd(2) == 1 { rnd(total as u64) } else { 0 };
@@ -452,7 +476,10 @@ mod tests {
                                 c.trail_out = vec![rnd(c.cycles as u64 / 2)];
                             }
                             c.in_elements = vec![total; 2];
-                            c.fill_elements = vec![fill; 2];
+                            // A row pipeline waits for more than a pixel
+                            // pipeline of the same window: shares differ.
+                            let own = if fill > 0 && rnd(2) == 1 { 1 + rnd(total as u64) } else { fill };
+                            c.fill_elements = vec![own; 2];
                             c.fill_time = vec![rnd(c.fill as u64 + 1); 2];
                             c.pull_cycles = vec![rnd(8) as f64 / 4.0; 2];
                             c.burst_out = vec![0];

@@ -2,7 +2,7 @@
 //! candidate per process, the same lanes at both ends of every channel, the
 //! resource limits and, for the dataflow objective, the cost model's graph
 //! latency as linear lower bounds.
-use super::figures::{burst_drain, cycles, fill_time, lane, resources, tail_of, trail_of};
+use super::figures::{burst_drain, cycles, fill_time, lane, own_share, resources, tail_of, trail_of};
 use super::{Goal, Objective, Problem};
 use crate::bridge::ffi::DseCandidate;
 use crate::dse::prune::Shape;
@@ -95,6 +95,7 @@ pub(super) fn build(
         //   FO_to >= (1 - s) FO_from + s (T_from - trail_from) + F_to - fill_to, and the
         //   same for T_to with C_to, s the share of the producer's output
         //   span before the last element `to` pulls ahead of its first output
+        //   (one row per share `to`'s candidates have: see below)
         //   L    >= T_p.
         // Every bound is monotone, so for a fixed choice the least solution
         // is the recursion's value, and minimising L reaches it on the
@@ -129,12 +130,24 @@ pub(super) fn build(
             finish.extend(chosen(to, &|c| tail_of(c, port)));
             finish.extend(chosen(from, &|c| -trail_of(c, out)));
             pb.add_row(0.., finish);
-            if let Some(s) = shape.share[k] {
-                for (var, field) in [(fo[to], (|c: &DseCandidate| c.fill) as fn(&DseCandidate) -> i64), (t[to], |c| c.cycles)] {
-                    let mut row = vec![(var, 1.0), (fo[from], -(1.0 - s)), (t[from], -s)];
-                    row.extend(chosen(to, &|c| field(c) - fill_time(c, port)));
-                    row.extend(chosen(from, &|c| -trail_of(c, out)).into_iter().map(|(col, v)| (col, s * v)));
-                    pb.add_row(0.., row);
+            if let Some(least) = shape.share[k] {
+                // The least share holds for every candidate; a larger one
+                // for those that have it (or more), the others' rows
+                // loosened by (s - theirs) times a bound on the producer's
+                // span, so that for them it says nothing.
+                let own: Vec<f64> = nodes[to].candidates.iter().map(|c| own_share(c, port).unwrap_or(least)).collect();
+                let mut shares = own.clone();
+                shares.sort_by(f64::total_cmp);
+                shares.dedup_by(|a, b| (*a - *b).abs() < 1e-12);
+                for s in shares {
+                    for (var, field) in [(fo[to], (|c: &DseCandidate| c.fill) as fn(&DseCandidate) -> i64), (t[to], |c| c.cycles)] {
+                        let mut row = vec![(var, 1.0), (fo[from], -(1.0 - s)), (t[from], -s)];
+                        row.extend(chosen(to, &|c| field(c) - fill_time(c, port)).into_iter().zip(&own).map(
+                            |((col, v), &mine)| (col, if mine < s - 1e-12 { v + (s - mine) * shape.ceiling } else { v }),
+                        ));
+                        row.extend(chosen(from, &|c| -trail_of(c, out)).into_iter().map(|(col, v)| (col, s * v)));
+                        pb.add_row(0.., row);
+                    }
                 }
             }
             for r in reach[to].get(port as usize).into_iter().flatten() {
