@@ -1,6 +1,6 @@
 // What the files of cpp/DSE share inside the library: a configuration with
-// its cost (a Point), the candidates offered per process, and writing a
-// chosen configuration into the IR.
+// its cost (a Point), the candidates offered per process, writing a chosen
+// configuration into the IR, and the figures the solver and the report see.
 #ifndef MING_DSE_DSEINTERNAL_H
 #define MING_DSE_DSEINTERNAL_H
 
@@ -68,6 +68,40 @@ int64_t mainII(const cost::ProcessCost &c);
 /// ming.flattened on its loops, for the
 /// report and the cycle-level simulator.
 void recordAttrs(dfg::ProcessOp process, const cost::ProcessCost &c);
+
+/// The instances of a graph in body order with their processes, and how
+/// many instances each process has (Figures.cpp, like what follows).
+struct Instances {
+  llvm::SmallVector<dfg::InstantiateOp> ops;
+  llvm::SmallVector<dfg::ProcessOp> processes;
+  std::map<std::string, unsigned> count;
+};
+
+mlir::FailureOr<Instances> instances(dfg::GraphOp graph, std::string &error);
+
+/// The graph of the module (the one marked ming.top when there are several).
+mlir::FailureOr<dfg::GraphOp> findGraph(mlir::Operation *moduleOp, std::string &error);
+
+/// The kind of `process` in words ("" without one).
+std::string kindName(dfg::ProcessOp process);
+
+/// A configuration in words, for logs.
+std::string printConfig(const cost::ProcessConfig &cfg);
+
+/// A point in words, for logs: its configuration and whether it packs.
+std::string printPoint(const Point &p);
+
+/// BRAM18Ks of channel `ch` at `depth` words of `lanes` elements.
+int64_t fifoBram18k(dfg::ChannelOp ch, int64_t depth, int64_t lanes,
+                    const cost::CostOptions &cost);
+
+/// The figures of `p` the solver sees.
+Candidate figures(dfg::ProcessOp process, const Point &p);
+
+/// The figures of report.json for the graph with the given process costs.
+Estimate summarize(dfg::GraphOp graph, const Instances &insts,
+                   const std::map<std::string, cost::ProcessCost> &costs,
+                   const cost::CostOptions &options);
 
 } // namespace ming::dse
 
