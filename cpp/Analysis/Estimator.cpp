@@ -223,7 +223,6 @@ ProcessCost ProcessModel::run() {
       result.inElements.push_back(totals && arg.getArgNumber() < totals.size()
                                       ? totals[arg.getArgNumber()]
                                       : portElements(arg));
-      result.tailIn.push_back(tail);
       // The pace of the port's last pipeline (in program order): II over
       // elements an iteration pulls. What reaches the port last meets it.
       double rate = 0;
@@ -232,6 +231,18 @@ ProcessCost ProcessModel::run() {
           if (auto it = lc.portAccesses.find(arg.getArgNumber());
               it != lc.portAccesses.end() && it->second > 0)
             rate = double(lc.ii) / double(it->second);
+      // A word of L lanes is read whole, by the pull of its first element:
+      // the last word comes in L - 1 pulls before the last pull, the whole
+      // cycles of them (copies of one slot pull together). A store taking a
+      // 15-lane word at 4 elements a cycle ends 5 cycles after the word, not
+      // 2 after its last element.
+      int64_t lanes = cast<dfg::InputType>(arg.getType()).getLanes();
+      if (auto it = config.lanes.find(arg.getArgNumber()); it != config.lanes.end())
+        lanes = std::max<int64_t>(1, it->second);
+      if (lanes > 1 && !portPulls.empty())
+        tail = std::min<int64_t>(result.cycles,
+                                 tail + int64_t(std::floor(double(lanes - 1) * rate + 1e-9)));
+      result.tailIn.push_back(tail);
       result.pullCycles.push_back(rate);
       ++in;
     }

@@ -118,6 +118,7 @@ GraphCost estimateGraph(dfg::GraphOp graph,
   std::vector<std::vector<unsigned>> succ(n), pred(n);
   struct Port {
     unsigned out, in; // the producer's output ordinal, the consumer's input ordinal
+    int64_t lanes;
   };
   std::vector<std::vector<Port>> predPort(n);
   for (ChannelCost &cc : g.channels) {
@@ -126,7 +127,8 @@ GraphCost estimateGraph(dfg::GraphOp graph,
       continue;
     succ[w->second].push_back(r->second);
     pred[r->second].push_back(w->second);
-    predPort[r->second].push_back({writerPort.lookup(cc.op.getWrite()), readerPort.lookup(cc.op.getRead())});
+    predPort[r->second].push_back(
+        {writerPort.lookup(cc.op.getWrite()), readerPort.lookup(cc.op.getRead()), cc.lanes});
   }
   // Times are real numbers: a window's first rows arrive at a fraction of
   // its producer's output span (the ILP's rows are the same recursion).
@@ -150,7 +152,9 @@ GraphCost estimateGraph(dfg::GraphOp graph,
   };
   // The earliest finish of `v` after its producer `q` (feeding it through
   // `port`): its tail after q's last output, and after each burst that
-  // reaches it, the time v takes to pull that burst.
+  // reaches it, the time v takes to pull that burst. The tail counts from
+  // the last word's first element (ProcessCost::tailIn), so a burst's drain
+  // takes its elements less the last word's others.
   auto lastInput = [&](unsigned v, unsigned q, Port port) {
     const NodeCost &to = g.nodes[v];
     int64_t tail = port.in < to.tailIn.size() ? to.tailIn[port.in] : to.tail;
@@ -159,7 +163,7 @@ GraphCost estimateGraph(dfg::GraphOp graph,
     if (port.in < reach[v].size())
       for (const BurstReach &r : reach[v][port.in])
         at = std::max(at, finish[r.origin] - double(g.nodes[r.origin].bursts[r.burst].lead) +
-                              double(burstDrain(r.elements, rate, tail)));
+                              double(burstDrain(std::max<int64_t>(1, r.elements - (port.lanes - 1)), rate, tail)));
     return at;
   };
   // When `v` pulls the last element it needs before its first output through

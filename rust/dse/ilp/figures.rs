@@ -34,10 +34,14 @@ pub(crate) fn trail_of(c: &DseCandidate, port: u32) -> i64 {
 }
 
 /// Cycles `c` needs, once a burst of `elements` starts to reach its input
-/// `port`, to pull it and end (cost::burstDrain, the same arithmetic).
+/// `port`, to pull it and end (cost::burstDrain, the same arithmetic). The
+/// tail counts from the last word's first element, so the pulls before it
+/// leave out the last word's other lanes.
 pub(crate) fn burst_drain(c: &DseCandidate, port: u32, elements: i64) -> i64 {
     let rate = c.pull_cycles.get(port as usize).copied().unwrap_or(0.0);
-    ((elements - 1) as f64 * rate - 1e-9).ceil() as i64 + tail_of(c, port)
+    let lanes = lane(&c.lanes_in, port) as i64;
+    let before = (elements - lanes).max(0);
+    (before as f64 * rate - 1e-9).ceil() as i64 + tail_of(c, port)
 }
 
 /// The share of its producer's output span after which `c` has, on input
