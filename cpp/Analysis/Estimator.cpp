@@ -193,8 +193,8 @@ ProcessCost ProcessModel::run() {
           int64_t budget = enumBudget;
           fillStack.clear();
           fillLast.clear();
-          fillFinishing = false;
           met = fillBeforeFirstPush(process.getBody().front(), k5, 0, anyPush, fill, fillAt);
+          // Set when the budget ran out inside a pipeline iteration.
           fillFinishing = false;
           if (cache && enumBudget >= 0 && budget >= 0)
             cache->fills[fillKey] = FillPath{met, fill, fillLast};
@@ -236,9 +236,7 @@ ProcessCost ProcessModel::run() {
       // cycles of them (copies of one slot pull together). A store taking a
       // 15-lane word at 4 elements a cycle ends 5 cycles after the word, not
       // 2 after its last element.
-      int64_t lanes = cast<dfg::InputType>(arg.getType()).getLanes();
-      if (auto it = config.lanes.find(arg.getArgNumber()); it != config.lanes.end())
-        lanes = std::max<int64_t>(1, it->second);
+      int64_t lanes = streamLanes(arg.getArgNumber());
       if (lanes > 1 && !portPulls.empty())
         tail = std::min<int64_t>(result.cycles,
                                  tail + int64_t(std::floor(double(lanes - 1) * rate + 1e-9)));

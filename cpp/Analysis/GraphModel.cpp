@@ -31,8 +31,9 @@ double fillShare(int64_t elements, int64_t total) {
   return std::min(1.0, double(elements - 1) / double(total - 1));
 }
 
-int64_t burstDrain(int64_t elements, double pullCycles, int64_t tail) {
-  return int64_t(std::ceil(double(elements - 1) * pullCycles - 1e-9)) + tail;
+int64_t burstDrain(int64_t elements, int64_t lanes, double pullCycles, int64_t tail) {
+  int64_t before = std::max<int64_t>(0, elements - lanes);
+  return int64_t(std::ceil(double(before) * pullCycles - 1e-9)) + tail;
 }
 
 std::vector<BurstReach> burstsReaching(const NodeCost &q, unsigned out,
@@ -152,9 +153,7 @@ GraphCost estimateGraph(dfg::GraphOp graph,
   };
   // The earliest finish of `v` after its producer `q` (feeding it through
   // `port`): its tail after q's last output, and after each burst that
-  // reaches it, the time v takes to pull that burst. The tail counts from
-  // the last word's first element (ProcessCost::tailIn), so a burst's drain
-  // takes its elements less the last word's others.
+  // reaches it, the time v takes to pull that burst.
   auto lastInput = [&](unsigned v, unsigned q, Port port) {
     const NodeCost &to = g.nodes[v];
     int64_t tail = port.in < to.tailIn.size() ? to.tailIn[port.in] : to.tail;
@@ -163,7 +162,7 @@ GraphCost estimateGraph(dfg::GraphOp graph,
     if (port.in < reach[v].size())
       for (const BurstReach &r : reach[v][port.in])
         at = std::max(at, finish[r.origin] - double(g.nodes[r.origin].bursts[r.burst].lead) +
-                              double(burstDrain(std::max<int64_t>(1, r.elements - (port.lanes - 1)), rate, tail)));
+                              double(burstDrain(r.elements, port.lanes, rate, tail)));
     return at;
   };
   // When `v` pulls the last element it needs before its first output through

@@ -127,6 +127,20 @@ std::optional<unsigned> ProcessModel::portArg(Value port) {
   return std::nullopt;
 }
 
+int64_t ProcessModel::streamLanes(unsigned arg) {
+  Type t = process.getArgument(arg).getType();
+  int64_t lanes = 1;
+  if (auto in = dyn_cast<dfg::InputType>(t))
+    lanes = in.getLanes();
+  else if (auto out = dyn_cast<dfg::OutputType>(t))
+    lanes = out.getLanes();
+  else
+    return 1;
+  if (auto it = config.lanes.find(arg); it != config.lanes.end())
+    lanes = std::max<int64_t>(1, it->second);
+  return lanes;
+}
+
 void ProcessModel::markEvents() {
   bool anyPush = false;
   process.getBody().walk([&](dfg::PushOp) { anyPush = true; });
@@ -220,15 +234,9 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
   std::string portWhy;
   for (auto [arg, n] : c.ports) {
     Type t = process.getArgument(arg).getType();
-    int64_t perCycle = 1;
-    if (auto in = dyn_cast<dfg::InputType>(t))
-      perCycle = in.getLanes();
-    else if (auto out = dyn_cast<dfg::OutputType>(t))
-      perCycle = out.getLanes();
-    else if (auto mem = dyn_cast<MemRefType>(t); mem && !c.scattered.count(arg))
+    int64_t perCycle = streamLanes(arg);
+    if (auto mem = dyn_cast<MemRefType>(t); mem && !c.scattered.count(arg))
       perCycle = std::max<int64_t>(1, options.target->axiBits / std::max<int64_t>(1, bitWidth(mem.getElementType())));
-    if (auto it = config.lanes.find(arg); it != config.lanes.end() && !isa<MemRefType>(t))
-      perCycle = std::max<int64_t>(1, it->second);
     int64_t ii = ceilDiv(n, perCycle);
     lc.portAccesses[arg] = n;
     if (ii > lc.iiPorts) {

@@ -270,6 +270,8 @@ private:
   void markEvents();
   int findBuffer(Value memref, unsigned *argNo);
   std::optional<unsigned> portArg(Value port);
+  /// Lanes of stream argument `arg` under the configuration (1 for others).
+  int64_t streamLanes(unsigned arg);
   bool hasLoop(Block &block);
 
   // Costs.

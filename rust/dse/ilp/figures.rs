@@ -34,9 +34,7 @@ pub(crate) fn trail_of(c: &DseCandidate, port: u32) -> i64 {
 }
 
 /// Cycles `c` needs, once a burst of `elements` starts to reach its input
-/// `port`, to pull it and end (cost::burstDrain, the same arithmetic). The
-/// tail counts from the last word's first element, so the pulls before it
-/// leave out the last word's other lanes.
+/// `port`, to pull it and end (cost::burstDrain, the same arithmetic).
 pub(crate) fn burst_drain(c: &DseCandidate, port: u32, elements: i64) -> i64 {
     let rate = c.pull_cycles.get(port as usize).copied().unwrap_or(0.0);
     let lanes = lane(&c.lanes_in, port) as i64;

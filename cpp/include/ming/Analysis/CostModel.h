@@ -140,9 +140,11 @@ struct Burst {
   int64_t elements = 0, lead = 0;
 };
 
-/// Cycles a consumer needs after a burst of `elements` starts to reach it:
-/// pulling them at `pullCycles` per element, then its tail after the last.
-int64_t burstDrain(int64_t elements, double pullCycles, int64_t tail);
+/// Cycles a consumer needs after a burst of `elements` starts to reach it
+/// through a port of `lanes`: pulling them at `pullCycles` per element up to
+/// the last word, then its tail, which counts from that word's first element
+/// (ProcessCost::tailIn).
+int64_t burstDrain(int64_t elements, int64_t lanes, double pullCycles, int64_t tail);
 
 /// The share of its producer's output span after which a consumer has the
 /// `elements`-th of the `total` elements of a channel: (elements - 1) /
