@@ -207,7 +207,8 @@ pub struct Cli {
     #[arg(short = 'q', long = "quiet")]
     pub quiet: bool,
 
-    /// More messages from the tool itself (-v info, -vv debug).
+    /// More messages from the tool itself (-v info, -vv debug, -vvv trace with
+    /// the ILP solver's own log).
     #[arg(short = 'v', action = ArgAction::Count)]
     pub verbose: u8,
 

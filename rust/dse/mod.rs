@@ -4,6 +4,7 @@
 //! index per instance with HiGHS, and the session writes the choice back.
 //! The same solver serves the `ming-dse` pass (`solve_dse`).
 pub mod capacity;
+pub mod dominance;
 pub mod ilp;
 pub mod prune;
 pub mod start;

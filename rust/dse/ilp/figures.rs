@@ -36,10 +36,16 @@ pub(crate) fn trail_of(c: &DseCandidate, port: u32) -> i64 {
 /// Cycles `c` needs, once a burst of `elements` starts to reach its input
 /// `port`, to pull it and end (cost::burstDrain, the same arithmetic).
 pub(crate) fn burst_drain(c: &DseCandidate, port: u32, elements: i64) -> i64 {
-    let rate = c.pull_cycles.get(port as usize).copied().unwrap_or(0.0);
+    let rate = burst_drain_rate(c, port);
     let lanes = lane(&c.lanes_in, port) as i64;
     let before = (elements - lanes).max(0);
     (before as f64 * rate - 1e-9).ceil() as i64 + tail_of(c, port)
+}
+
+/// Cycles per element `c` pulls on input `port` (0 for a port the list does
+/// not name), what a burst's drain grows with.
+pub(crate) fn burst_drain_rate(c: &DseCandidate, port: u32) -> f64 {
+    c.pull_cycles.get(port as usize).copied().unwrap_or(0.0)
 }
 
 /// The share of its producer's output span after which `c` has, on input

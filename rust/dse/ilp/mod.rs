@@ -23,9 +23,10 @@ mod figures;
 mod program;
 mod solver;
 
+use super::dominance::{restrict, undominated};
 use super::prune::{latency, prune, Shape};
 use crate::bridge::ffi::DseProblem;
-pub(crate) use figures::{burst_drain, burst_reach, fill_share, fill_time, latency_ceiling, own_share, tail_of, trail_of, Reach};
+pub(crate) use figures::{burst_drain, burst_drain_rate, burst_reach, fill_share, fill_time, latency_ceiling, own_share, tail_of, trail_of, Reach};
 use solver::run;
 use std::fmt;
 use std::time::Instant;
@@ -130,8 +131,30 @@ pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -
         }
     }
     let start = Instant::now();
-    let limits = (Some(problem.dsp_limit), Some(problem.bram_limit));
+    // The rows' figures of the full lists; the solves see only the
+    // candidates no other dominates (dse::dominance), and their choice is
+    // read back in the full lists' indices.
     let shape = Shape::of(problem.graph);
+    let index = undominated(problem.graph);
+    let before: usize = problem.graph.nodes.iter().map(|n| n.candidates.len()).sum();
+    let after: usize = index.iter().map(Vec::len).sum();
+    log::info!("DSE: {} of {before} candidates are dominated by another of their process", before - after);
+    let reduced = restrict(problem.graph, &index);
+    let kept = Problem { graph: &reduced, ..*problem };
+    let mut solution = solve_undominated(&kept, &shape, objective, time_limit, start)?;
+    solution.choice = solution.choice.iter().zip(&index).map(|(&c, keep)| keep[c]).collect();
+    Ok(solution)
+}
+
+/// `solve` over candidates none of which another dominates.
+fn solve_undominated(
+    problem: &Problem,
+    shape: &Shape,
+    objective: Objective,
+    time_limit: Option<f64>,
+    start: Instant,
+) -> Result<Solution, DseError> {
+    let limits = (Some(problem.dsp_limit), Some(problem.bram_limit));
     // On a large network HiGHS can spend minutes before its first feasible
     // point; start it from one found without a solver (dse::start), and drop
     // the candidates that design proves useless (dse::prune). Small graphs
@@ -148,10 +171,10 @@ pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -
     // BRAM limit (of any choice when none is), and the least BRAM within the
     // DSP limit (likewise).
     let min = |goal, other: (Option<f64>, Option<f64>)| -> Result<f64, DseError> {
-        if let Some((_, v, _)) = run(problem, &shape, goal, other, time_limit, None)? {
+        if let Some((_, v, _)) = run(problem, shape, goal, other, time_limit, None)? {
             return Ok(v.round());
         }
-        match run(problem, &shape, goal, (None, None), time_limit, None)? {
+        match run(problem, shape, goal, (None, None), time_limit, None)? {
             Some((_, v, _)) => Ok(v.round()),
             None => Err(DseError::Solver("lanes cannot agree on every channel".into())),
         }
@@ -178,8 +201,8 @@ pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -
         least = Some((min_dsp, min_bram));
     }
     let solved = match &first {
-        Some(first) => solve_pruned(problem, &shape, objective, time_limit, first),
-        None => run(problem, &shape, Goal::Latency(objective), limits, time_limit, None),
+        Some(first) => solve_pruned(problem, shape, objective, time_limit, first),
+        None => run(problem, shape, Goal::Latency(objective), limits, time_limit, None),
     };
     match solved {
         Ok(Some((choice, value, status))) => Ok(Solution { choice, objective: value, status, seconds: start.elapsed().as_secs_f64() }),

@@ -25,6 +25,12 @@ pub(super) fn run(
         .try_optimise(Sense::Minimise)
         .map_err(|s| DseError::Solver(format!("HiGHS refuses the problem ({s:?})")))?;
     model.make_quiet();
+    // HiGHS's own log (on stdout) at -vvv: its bounds and branching show
+    // where a solve spends its time.
+    if log::log_enabled!(log::Level::Trace) {
+        model.set_option("output_flag", true);
+        model.set_option("log_to_console", true);
+    }
     model.set_option("threads", 1);
     model.set_option("mip_rel_gap", 0.0);
     model.set_option("mip_abs_gap", 0.0);
