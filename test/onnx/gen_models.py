@@ -23,6 +23,7 @@ same name always gives the same bytes. f32 models (float data and weights):
   conv_sigmoid     conv 3->8 3x3 pad 1, Sigmoid, 16x16
   conv_hardswish   conv 3->8 3x3 pad 1, x2, HardSwish, conv 8->4 1x1, 16x16
   gemm_softmax     Gemm 16->12 on X[3x16], x6, Softmax over the last axis
+  gemm_logsoftmax  the same with LogSoftmax over the last axis
   big_gemm         Gemm 256->1024 (1 MB of f32 weights) on X[4x256], for the weights file
   avgpool_dil_ceil AveragePool 2x2, dilations 2, ceil_mode 1, 4x4 (opset 19)
   avgpool_dil      AveragePool 3x3, dilations 2, 2 channels, 8x8 (opset 19)
@@ -50,7 +51,9 @@ Tanh, HardSwish, HardSigmoid and Elu added to onnxruntime's defaults), each
 activation a lookup table in ming: conv_sigmoid_qdq, conv_hardswish_qdq,
 activations_qdq; and a Softmax on integers (a table of exponentials, an
 integer sum and division): gemm_softmax_qdq, and softmax_int8 (int8 in and
-out, TFLite's output scale 1/256).
+out, TFLite's output scale 1/256); a LogSoftmax on integers (the same table
+and sum, the row's log a table over the sum's leading bits):
+gemm_logsoftmax_qdq.
 
 QCDQ models (Brevitas's export form): `_qcdq`, the per-channel QDQ model with
 float weights quantised in the graph and a Clip on the integers after every
@@ -316,6 +319,15 @@ def gemm_softmax():
     return b.model([("x", [3, 16])], y, [3, 12])
 
 
+def gemm_logsoftmax():
+    """gemm_softmax's head with LogSoftmax over the last axis (a keyword
+    spotter's or a PyTorch classifier's NLL head)."""
+    b = Builder("gemm_logsoftmax", 45)
+    y = b.node("Mul", [b.gemm("x", 16, 12), b.const(6.0)])
+    y = b.node("LogSoftmax", [y], axis=-1)
+    return b.model([("x", [3, 16])], y, [3, 12])
+
+
 def conv_hardswish():
     """HardSwish between two convolutions (MobileNetV3's block), x2 so that
     both of its bends are reached."""
@@ -558,7 +570,7 @@ def pad_wrap_edge():
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
                                   depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm,
                                   classifier_opset11, gap_classifier, conv1d_net, activations, conv_sigmoid,
-                                  conv_hardswish, conv_prelu, gemm_softmax, more_ops,
+                                  conv_hardswish, conv_prelu, gemm_softmax, gemm_logsoftmax, more_ops,
                                   avgpool_dil_ceil, avgpool_dil, pool_ceil_pads, fire, shuffle,
                                   slices, upsample, upsample_linear, pool_ceil_drop,
                                   pad_crop_conv, pad_edge, pad_plain, avgpool_ceil_overhang,
@@ -678,7 +690,7 @@ for _stem in ("conv_relu", "lenet"):
 
 # Elementwise activations quantised too: each becomes a lookup table.
 for _stem, _acts in (("conv_sigmoid", ()), ("conv_hardswish", ("HardSwish",)), ("gemm_softmax", ()),
-                     ("conv_prelu", ("PRelu",)),
+                     ("gemm_logsoftmax", ("LogSoftmax",)), ("conv_prelu", ("PRelu",)),
                      ("activations", ("Tanh", "HardSigmoid", "Elu", "HardSwish"))):
     MODELS[f"{_stem}_qdq"] = (lambda s=_stem, a=_acts: quantized(s, True, a))
 

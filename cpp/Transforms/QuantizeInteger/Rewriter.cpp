@@ -523,6 +523,8 @@ std::optional<Value> Rewriter::rewriteAnchor(linalg::GenericOp qop, const Quant 
     return contraction(g, std::nullopt, -1, q, outElem);
   if (isSoftmax(g))
     return softmax(g, q, outElem);
+  if (isLogSoftmax(g))
+    return logSoftmax(g, q, outElem);
   // What the quantize reads, clamps included, as a function of one tensor
   // (Sigmoid, HardSwish, a division by a constant): computed for each of
   // its 256 values. The clamps are part of the function: the table is exact.

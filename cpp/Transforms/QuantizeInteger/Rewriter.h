@@ -2,7 +2,7 @@
 // computes the input of a quantize (an anchor), layer by layer: contractions,
 // pooling, additions, products, clamps, data movement (Rewriter.cpp), and
 // elementwise functions of one tensor as lookup tables (Lookup.cpp),
-// softmax with a table of exponentials (Softmax.cpp). The
+// softmax and log-softmax with a table of exponentials (Softmax.cpp). The
 // pass (QuantizeInteger.cpp) only asks it for an anchor's replacement.
 // Private to this folder.
 #ifndef MING_TRANSFORMS_QUANTIZEINTEGER_REWRITER_H
@@ -38,6 +38,10 @@ std::optional<UnaryChain> unaryChain(Value v);
 /// Whether `div` is the last generic of a softmax as IREE writes it (exp of
 /// x - max(x), divided by its sum over one axis; Softmax.cpp).
 bool isSoftmax(linalg::GenericOp div);
+
+/// Whether `sub` is the last generic of a log-softmax as IREE writes it
+/// ((x - max(x)) - log of the sum of its exp over one axis; Softmax.cpp).
+bool isLogSoftmax(linalg::GenericOp sub);
 
 struct Rewriter {
   func::FuncOp func;
@@ -76,6 +80,9 @@ struct Rewriter {
   /// softmax's last generic (exp / sum): integer max, a table of exp, an
   /// integer sum and division (Softmax.cpp).
   std::optional<Value> softmax(linalg::GenericOp div, const Quant &q, Type outElem);
+  /// Q(log_softmax(D(x))) likewise, `sub` its last generic: the same max,
+  /// table and sum, the row's log from the sum's leading bits (Softmax.cpp).
+  std::optional<Value> logSoftmax(linalg::GenericOp sub, const Quant &q, Type outElem);
   std::optional<Value> rewriteAnchor(linalg::GenericOp qop, const Quant &anchor);
 };
 
