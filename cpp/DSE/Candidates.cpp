@@ -367,18 +367,21 @@ std::vector<Point> relaxedIIs(Estimator &estimator, const std::vector<Point> &ke
         shared.push_back({lc.id, lc.ii});
     if (shared.empty())
       continue;
-    int64_t last = 0;
+    // Two ratios give the same configuration only when every shared loop
+    // rounds to the same II (IIs 2 and 16: 9/8 and 5/4 both give 3 for the
+    // first, 18 and 20 for the second).
+    SmallVector<int64_t> last;
     for (auto [num, den] : {std::pair<int64_t, int64_t>{9, 8}, {5, 4}, {3, 2}}) {
       ProcessConfig cfg = p->config;
-      int64_t first = 0;
+      SmallVector<int64_t> iis;
       for (auto [id, ii] : shared) {
         int64_t relaxed = std::max<int64_t>(ii + 1, llvm::divideCeilSigned(ii * num, den));
         cfg.loops[id].ii = relaxed;
-        first = first ? first : relaxed;
+        iis.push_back(relaxed);
       }
-      if (first == last)
+      if (iis == last)
         continue;
-      last = first;
+      last = iis;
       ProcessCost c = estimator.estimate(cfg);
       if (c.dsp < p->cost.dsp)
         out.push_back({std::move(cfg), std::move(c)});

@@ -25,11 +25,13 @@ pub(super) fn run(
         .try_optimise(Sense::Minimise)
         .map_err(|s| DseError::Solver(format!("HiGHS refuses the problem ({s:?})")))?;
     model.make_quiet();
-    // HiGHS's own log (on stdout) at -vvv: its bounds and branching show
-    // where a solve spends its time.
+    // HiGHS's own log at -vvv: its bounds and branching show where a solve
+    // spends its time. On stderr, with the tool's messages: stdout may be
+    // the output (-o -).
     if log::log_enabled!(log::Level::Trace) {
         model.set_option("output_flag", true);
-        model.set_option("log_to_console", true);
+        model.set_option("log_to_console", false);
+        model.set_option("log_file", "/dev/stderr");
     }
     model.set_option("threads", 1);
     model.set_option("mip_rel_gap", 0.0);
