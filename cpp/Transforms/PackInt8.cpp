@@ -41,6 +41,44 @@ Value extendedI8(Value v) {
   return {};
 }
 
+/// `x * wa` and `x * wb` (i8 values) from one 27x18 multiply, as `result`:
+/// P = ((wa << 18) + wb) * x, x * wb = sext(P[17:0]) and
+/// x * wa = (P >> 18) + (P[17:0] < 0).
+std::pair<Value, Value> packedProducts(OpBuilder &b, Location loc, Value x, Value wa, Value wb,
+                                       Type result) {
+  auto constant = [&](Type t, int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v)).getResult();
+  };
+  auto resize = [&](Value v) -> Value {
+    unsigned from = v.getType().getIntOrFloatBitWidth(), to = result.getIntOrFloatBitWidth();
+    if (from == to)
+      return v;
+    if (from < to)
+      return arith::ExtSIOp::create(b, loc, result, v);
+    return arith::TruncIOp::create(b, loc, result, v);
+  };
+  Type i27 = b.getIntegerType(27), i36 = b.getIntegerType(36), i18 = b.getIntegerType(kLane);
+  // The 27-bit port: wa in the high lane, wb sign-extended below it (the
+  // sum is exact: |wa << 18| + |wb| < 2^26). One statement per op: the
+  // order of the printed IR is fixed.
+  Value wa27 = arith::ExtSIOp::create(b, loc, i27, wa);
+  Value high = arith::ShLIOp::create(b, loc, wa27, constant(i27, kLane));
+  Value wb27 = arith::ExtSIOp::create(b, loc, i27, wb);
+  Value word = arith::AddIOp::create(b, loc, high, wb27);
+  Value word36 = arith::ExtSIOp::create(b, loc, i36, word);
+  Value x36 = arith::ExtSIOp::create(b, loc, i36, x);
+  Value p = arith::MulIOp::create(b, loc, word36, x36);
+  Value low = arith::TruncIOp::create(b, loc, i18, p);
+  Value zero = constant(i18, 0);
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, low, zero);
+  Value shifted = arith::ShRSIOp::create(b, loc, p, constant(i36, kLane));
+  Value borrow = arith::ExtUIOp::create(b, loc, i36, negative);
+  Value upper = arith::AddIOp::create(b, loc, shifted, borrow);
+  Value forA = resize(upper);
+  Value forB = resize(low);
+  return {forA, forB};
+}
+
 /// The two iterations of a loop cloned side by side: copy A (the even
 /// iteration, the high lane) and copy B (the odd one, the low lane). A value
 /// that is the same in both is computed once.
@@ -74,23 +112,8 @@ struct Lockstep {
     });
   }
 
-  Value constant(Location loc, Type t, int64_t v) {
-    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v));
-  }
-
-  /// `v` sign-extended or truncated to `t`.
-  Value resize(Location loc, Value v, Type t) {
-    unsigned from = v.getType().getIntOrFloatBitWidth(), to = t.getIntOrFloatBitWidth();
-    if (from == to)
-      return v;
-    if (from < to)
-      return arith::ExtSIOp::create(b, loc, t, v);
-    return arith::TruncIOp::create(b, loc, t, v);
-  }
-
   /// The pair of `mul` in the two copies as one multiply, when one operand is
-  /// shared and both are sign-extended i8 values: P = ((wa << 18) + wb) * x,
-  /// x * wb = sext(P[17:0]) and x * wa = (P >> 18) + (P[17:0] < 0).
+  /// shared and both are sign-extended i8 values (packedProducts).
   bool pair(arith::MulIOp mul) {
     Type result = mul.getType();
     if (!result.isSignlessInteger())
@@ -107,26 +130,9 @@ struct Lockstep {
     Value x = extendedI8(shared), ha = extendedI8(wa), hb = extendedI8(wb);
     if (!x || !ha || !hb)
       return false;
-    Location loc = mul.getLoc();
-    Type i27 = b.getIntegerType(27), i36 = b.getIntegerType(36), i18 = b.getIntegerType(kLane);
-    // The 27-bit port: wa in the high lane, wb sign-extended below it (the
-    // sum is exact: |wa << 18| + |wb| < 2^26). One statement per op: the
-    // order of the printed IR is fixed.
-    Value wa27 = arith::ExtSIOp::create(b, loc, i27, ha);
-    Value high = arith::ShLIOp::create(b, loc, wa27, constant(loc, i27, kLane));
-    Value wb27 = arith::ExtSIOp::create(b, loc, i27, hb);
-    Value word = arith::AddIOp::create(b, loc, high, wb27);
-    Value word36 = arith::ExtSIOp::create(b, loc, i36, word);
-    Value x36 = arith::ExtSIOp::create(b, loc, i36, x);
-    Value p = arith::MulIOp::create(b, loc, word36, x36);
-    Value low = arith::TruncIOp::create(b, loc, i18, p);
-    Value zero = constant(loc, i18, 0);
-    Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, low, zero);
-    Value shifted = arith::ShRSIOp::create(b, loc, p, constant(loc, i36, kLane));
-    Value borrow = arith::ExtUIOp::create(b, loc, i36, negative);
-    Value upper = arith::AddIOp::create(b, loc, shifted, borrow);
-    a.map(mul.getResult(), resize(loc, upper, result));
-    bm.map(mul.getResult(), resize(loc, low, result));
+    auto [upper, low] = packedProducts(b, mul.getLoc(), x, ha, hb, result);
+    a.map(mul.getResult(), upper);
+    bm.map(mul.getResult(), low);
     ++packed;
     return true;
   }
@@ -400,8 +406,75 @@ unsigned packIn(Region &region, llvm::function_ref<void(scf::ForOp, unsigned)> p
 }
 } // namespace
 
+/// Whether `v` is available at `op`: defined in `op`'s block before it, or
+/// before the op that holds it in an enclosing block.
+static bool definedBefore(Value v, Operation *op) {
+  Operation *holder = v.getParentBlock()->findAncestorOpInBlock(*op);
+  Operation *def = v.getDefiningOp();
+  return holder && (!def || def->isBeforeInBlock(holder));
+}
+
+/// Pairs of i8 x i8 multiplies in one block that share an operand (an int8
+/// depthwise window's weight times the taps of two adjacent columns,
+/// Window.cpp): one multiply each, at the later one.
+static unsigned packShared(Block &block) {
+  SmallVector<arith::MulIOp> muls;
+  for (Operation &op : block)
+    if (auto mul = dyn_cast<arith::MulIOp>(op); mul && mul.getType().isSignlessInteger() &&
+                                                  extendedI8(mul.getLhs()) && extendedI8(mul.getRhs()))
+      muls.push_back(mul);
+  unsigned n = 0;
+  llvm::DenseSet<Operation *> done;
+  for (size_t i = 0; i < muls.size(); ++i) {
+    if (done.contains(muls[i]))
+      continue;
+    for (size_t j = i + 1; j < muls.size(); ++j) {
+      if (done.contains(muls[j]) || muls[i].getType() != muls[j].getType())
+        continue;
+      arith::MulIOp first = muls[i], second = muls[j];
+      Value a0 = extendedI8(first.getLhs()), a1 = extendedI8(first.getRhs());
+      Value b0 = extendedI8(second.getLhs()), b1 = extendedI8(second.getRhs());
+      Value x, wa, wb;
+      if (a0 == b0 && a1 != b1)
+        x = a0, wa = a1, wb = b1;
+      else if (a0 == b1 && a1 != b0)
+        x = a0, wa = a1, wb = b0;
+      else if (a1 == b0 && a0 != b1)
+        x = a1, wa = a0, wb = b1;
+      else if (a1 == b1 && a0 != b0)
+        x = a1, wa = a0, wb = b0;
+      else
+        continue;
+      // Built at the first multiply: the second's operands must be there.
+      if (!definedBefore(wb, first) || !definedBefore(x, first))
+        continue;
+      OpBuilder b(first);
+      auto [forFirst, forSecond] = packedProducts(b, first.getLoc(), x, wa, wb, first.getType());
+      first.getResult().replaceAllUsesWith(forFirst);
+      second.getResult().replaceAllUsesWith(forSecond);
+      done.insert(first);
+      done.insert(second);
+      ++n;
+      break;
+    }
+  }
+  for (Operation *op : done)
+    op->erase();
+  return n;
+}
+
 unsigned packProcess(dfg::ProcessOp process, llvm::function_ref<void(scf::ForOp, unsigned)> packed) {
-  return packIn(process.getBody(), packed);
+  unsigned n = packIn(process.getBody(), packed);
+  SmallVector<Block *> blocks;
+  process.getBody().walk([&](Block *block) { blocks.push_back(block); });
+  for (Block *block : blocks)
+    if (unsigned pairs = packShared(*block)) {
+      ++n;
+      if (packed)
+        if (auto loop = dyn_cast<scf::ForOp>(block->getParentOp()))
+          packed(loop, pairs);
+    }
+  return n;
 }
 
 } // namespace ming::pack

@@ -133,6 +133,19 @@ struct Window {
 /// otherwise (windowOf in Window.cpp says why).
 std::optional<Window> slidingWindow(mlir::linalg::GenericOp op, const KernelInfo &info);
 
+/// The window of `op`, or an error at it saying why it has none.
+mlir::FailureOr<Window> windowOf(mlir::linalg::GenericOp op, const KernelInfo &info);
+
+/// The extent a window access spans: dilation * (taps - 1) + 1.
+int64_t effective(const WindowAccess &a, llvm::ArrayRef<int64_t> trips);
+
+/// Whether the window's process computes two adjacent output columns per
+/// iteration (an int8 depthwise multiply-accumulate of column stride 1):
+/// each weight then multiplies a tap of both windows, a pair ming-pack-int8
+/// computes in one DSP.
+bool pairsColumns(mlir::linalg::GenericOp op, const KernelInfo &info, const Window &w,
+                  llvm::ArrayRef<Operand> inputs);
+
 /// The stream orders of a sliding window's windowed input (batch, the two
 /// sliding axes, then the rest) and of its output (batch, the two spatial
 /// axes, then the rest). Fail with a diagnostic on unsupported shapes.

@@ -1,7 +1,7 @@
-// Sliding-window process bodies (MING Sec. IV-B): line buffers and a
-// window register fed one padded pixel at a time, the outputs computed from
-// the window at each strided position. The stream orders around a window and
-// its lookahead for the FIFO sizing live here too.
+// Sliding-window geometry (MING Sec. IV-B): which input slides over which
+// axes, the stream orders around a window, whether its columns pair up, and
+// its lookahead for the FIFO sizing. The process body that keeps the line
+// buffers and the window is WindowBody.cpp.
 #include "Bodies.h"
 #include "Emit.h"
 
@@ -47,7 +47,6 @@ std::optional<Window> slidingWindow(linalg::GenericOp op, const KernelInfo &info
   return w;
 }
 
-namespace {
 /// The window, or an error saying why the op has none.
 FailureOr<Window> windowOf(linalg::GenericOp op, const KernelInfo &info) {
   if (std::optional<Window> w = slidingWindow(op, info))
@@ -65,7 +64,6 @@ FailureOr<Window> windowOf(linalg::GenericOp op, const KernelInfo &info) {
 int64_t effective(const WindowAccess &a, ArrayRef<int64_t> trips) {
   return a.dilation * (trips[a.reductionDim] - 1) + 1;
 }
-} // namespace
 
 FailureOr<Order> windowInputOrder(linalg::GenericOp op, const KernelInfo &info) {
   FailureOr<Window> w = windowOf(op, info);
@@ -146,324 +144,47 @@ FailureOr<Order> windowSideInputOrder(linalg::GenericOp op, const KernelInfo &in
   return order;
 }
 
-namespace {
-
-/// The body of a sliding-window process (buildWindow), one builder per step:
-/// the window's geometry, the side inputs, the line and window buffers, and
-/// per padded pixel the shift of the new column in, the test whether a
-/// window is complete, and the output elements computed from it.
-struct WindowBuilder : ComputeBody {
-  using ComputeBody::ComputeBody;
-
-
-  Window w;
-  SmallVector<int64_t> trips;
-  SmallVector<AffineMap> maps;
-  AffineMap inMap, outMap;
-  const Operand *x = nullptr;
-  RankedTensorType xType;
-  Type elem;
-  /// Per window axis (rows, columns): the input's size, its low and high
-  /// padding, the padded size, the effective kernel, stride, dilation,
-  /// output size.
-  int64_t size[2], low[2], high[2], padded[2], keff[2], stride[2], dil[2], outSize[2];
-  int64_t channels = 1;
-  TypedAttr padValue;
-
-  /// Every operand, the init last; side inputs read in full up front
-  /// (fullBuffers) or pulled per output element (perElement).
-  SmallVector<Operand, 4> all;
-  SmallVector<Value> fullBuffers;
-  SmallVector<unsigned> perElement;
-  Value lines, window;
-  SmallVector<Value> ivs;
-  std::optional<unsigned> batchLoop;
-  /// Output dims that are neither batch nor pixel (the per-pixel loops), and
-  /// the reductions inside them.
-  SmallVector<unsigned> restLoops, reductions;
-
-  void geometry() {
-    trips = info.tripCounts;
-    maps = op.getIndexingMapsArray();
-    inMap = maps[w.operand];
-    outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-    x = &inputs[w.operand];
-    xType = cast<RankedTensorType>(x->source.getType());
-    elem = xType.getElementType();
-    for (int a = 0; a < 2; ++a) {
-      unsigned d = w.axis[a];
-      size[a] = xType.getDimSize(d);
-      low[a] = x->padLow.empty() ? 0 : x->padLow[d];
-      high[a] = x->padHigh.empty() ? 0 : x->padHigh[d];
-      padded[a] = size[a] + low[a] + high[a];
-      keff[a] = effective(w.access[a], trips);
-      stride[a] = w.access[a].stride;
-      dil[a] = w.access[a].dilation;
-      outSize[a] = trips[w.access[a].parallelDim];
-    }
-    for (unsigned d : w.channels)
-      channels *= xType.getDimSize(d);
-    padValue = x->padValue ? x->padValue : zeroOf(elem);
-    if (w.batch)
-      batchLoop = cast<AffineDimExpr>(inMap.getResult(*w.batch)).getPosition();
-    ivs.resize(trips.size());
+/// Whether a window computes two adjacent output columns per iteration
+/// (WindowBuilder's column pairs): an int8 depthwise multiply-accumulate of
+/// column stride 1, whose outputs per pixel are all channels of the window
+/// and whose other inputs do not depend on the pixel, with an even number of
+/// columns to walk or a skipped padding column to start one earlier.
+bool pairsColumns(linalg::GenericOp op, const KernelInfo &info, const Window &w,
+                         ArrayRef<Operand> inputs) {
+  const WindowAccess &col = w.access[1];
+  auto type = cast<RankedTensorType>(inputs[w.operand].source.getType());
+  auto elem = dyn_cast<IntegerType>(type.getElementType());
+  const SmallVector<int64_t> &trips = info.tripCounts;
+  if (!elem || elem.getWidth() != 8 || col.stride != 1 || trips[col.parallelDim] < 2 ||
+      !op.getBody()->walk([](arith::MulIOp) { return WalkResult::interrupt(); }).wasInterrupted())
+    return false;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineMap inMap = maps[w.operand];
+  SmallVector<unsigned> pixelLoops = {w.access[0].parallelDim, col.parallelDim};
+  if (w.batch)
+    pixelLoops.push_back(cast<AffineDimExpr>(inMap.getResult(*w.batch)).getPosition());
+  // Depthwise: every other output loop is a channel of the window.
+  for (AffineExpr r : op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults()) {
+    auto d = dyn_cast<AffineDimExpr>(r);
+    if (!d || llvm::is_contained(pixelLoops, d.getPosition()))
+      continue;
+    if (llvm::none_of(w.channels, [&](unsigned dim) { return inMap.getResult(dim) == r; }))
+      return false;
   }
-
-  /// Side inputs: read in full up front, or pulled per output element.
-  LogicalResult sideInputs(const Operand &init) {
-    all.assign(inputs.begin(), inputs.end());
-    all.push_back(init);
-    fullBuffers.resize(all.size());
-    SmallVector<unsigned> pixelLoops = {w.access[0].parallelDim, w.access[1].parallelDim};
-    if (batchLoop)
-      pixelLoops.push_back(*batchLoop);
-    for (auto [k, operand] : llvm::enumerate(all)) {
-      if (k == w.operand || operand.role != Role::Stream)
-        continue;
-      if (failed(windowSideInputOrder(op, info, maps[k])))
-        return op.emitError("convert-linalg-to-dfg: streamed operand #")
-               << k << " of a sliding window must either not depend on the pixel or be "
-               << "indexed like the output";
-      bool perPixel = llvm::any_of(maps[k].getResults(), [&](AffineExpr ex) {
-        auto d = dyn_cast<AffineDimExpr>(ex);
-        return d && llvm::is_contained(pixelLoops, d.getPosition());
-      });
-      if (perPixel) {
-        perElement.push_back(k);
-        continue;
-      }
-      fullBuffers[k] = e.pullBuffer(
-          cast<RankedTensorType>(operand.source.getType()).getShape(), operand.port);
-    }
-    return success();
+  for (auto [k, map] : llvm::enumerate(maps)) {
+    if (k == w.operand || k + 1 == maps.size())
+      continue;
+    for (AffineExpr r : map.getResults())
+      if (llvm::any_of(pixelLoops, [&](unsigned d) { return r.isFunctionOfDim(d); }))
+        return false;
   }
-
-  /// keff[0] - 1 line buffers and the window, completely partitioned where
-  /// every tap reads them at once.
-  void buffers() {
-    if (keff[0] > 1) {
-      lines = e.buffer({keff[0] - 1, padded[1], channels}, elem);
-      directives::setPartition(lines.getDefiningOp(),
-                               directives::PartitionAttr::get(b.getContext(), {1}, {}));
-    }
-    window = e.buffer({keff[0], keff[1], channels}, elem);
-    directives::setPartition(window.getDefiningOp(),
-                             directives::PartitionAttr::get(b.getContext(), {1, 2}, {}));
-    // Start from the pad value: the shifts then never copy an indeterminate
-    // value (undefined behaviour in C++). The channels are written at once,
-    // as shiftIn writes them (so the partitioning serves both): one cycle
-    // per pixel slot, not per element, which for 64 channels would cost
-    // more than the whole image.
-    for (Value buffer : {lines, window}) {
-      if (!buffer)
-        continue;
-      ArrayRef<int64_t> shape = cast<MemRefType>(buffer.getType()).getShape();
-      e.nest(shape.drop_back(), [&](ArrayRef<Value> slot) {
-        scf::ForOp chLoop = e.loop(shape.back(), [&](Value ch) {
-          SmallVector<Value> at(slot);
-          at.push_back(ch);
-          memref::StoreOp::create(b, loc, e.constant(padValue), buffer, at);
-        });
-        e.unrollFull(chLoop);
-      });
-    }
-  }
-
-  void loopsAroundPixel(const Order &outOrder) {
-    for (unsigned od : outOrder) {
-      auto d = dyn_cast<AffineDimExpr>(outMap.getResult(od));
-      if (!d)
-        continue;
-      unsigned loop = d.getPosition();
-      if (loop == w.access[0].parallelDim || loop == w.access[1].parallelDim ||
-          (batchLoop && loop == *batchLoop))
-        continue;
-      restLoops.push_back(loop);
-    }
-    reductions.assign(info.reduction.begin(), info.reduction.end());
-    for (unsigned d = 0; d < trips.size(); ++d)
-      if (op.getIteratorTypesArray()[d] == utils::IteratorType::reduction &&
-          !llvm::is_contained(reductions, d))
-        reductions.push_back(d);
-    llvm::sort(reductions);
-  }
-
-  /// Index of the windowed input's channel dims, flattened row-major.
-  Value channelIndex() {
-    Value flat = e.idx(0);
-    for (unsigned d : w.channels) {
-      flat = e.mul(flat, xType.getDimSize(d));
-      flat = e.add(flat, e.affine(inMap.getResult(d), ivs));
-    }
-    return flat;
-  }
-
-  /// Shifts the pixel at padded (r, c) into the window and the line
-  /// buffers, channel by channel in the stream's order: pulled when it is
-  /// inside the input, the pad value when not.
-  void shiftIn(Value r, Value c) {
-    using P = arith::CmpIPredicate;
-    Value inRow = e.both(e.cmp(P::sge, r, low[0]), e.cmp(P::slt, r, low[0] + size[0]));
-    Value inCol = e.both(e.cmp(P::sge, c, low[1]), e.cmp(P::slt, c, low[1] + size[1]));
-    Value inside = e.both(inRow, inCol);
-    scf::ForOp chLoop = e.loop(channels, [&](Value ch) {
-      auto ifOp = scf::IfOp::create(b, loc, TypeRange{elem}, inside, true);
-      {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(ifOp.thenBlock());
-        scf::YieldOp::create(b, loc, e.pull(x->port));
-        b.setInsertionPointToStart(ifOp.elseBlock());
-        scf::YieldOp::create(b, loc, e.constant(padValue));
-      }
-      Value v = ifOp.getResult(0);
-      for (int64_t kh = 0; kh < keff[0]; ++kh)
-        for (int64_t kw = 0; kw + 1 < keff[1]; ++kw) {
-          Value t = memref::LoadOp::create(b, loc, window, ValueRange{e.idx(kh), e.idx(kw + 1), ch});
-          memref::StoreOp::create(b, loc, t, window, ValueRange{e.idx(kh), e.idx(kw), ch});
-        }
-      for (int64_t kh = 0; kh + 1 < keff[0]; ++kh) {
-        Value t = memref::LoadOp::create(b, loc, lines, ValueRange{e.idx(kh), c, ch});
-        memref::StoreOp::create(b, loc, t, window, ValueRange{e.idx(kh), e.idx(keff[1] - 1), ch});
-      }
-      memref::StoreOp::create(b, loc, v, window,
-                              ValueRange{e.idx(keff[0] - 1), e.idx(keff[1] - 1), ch});
-      for (int64_t kh = 0; kh + 2 < keff[0]; ++kh) {
-        Value t = memref::LoadOp::create(b, loc, lines, ValueRange{e.idx(kh + 1), c, ch});
-        memref::StoreOp::create(b, loc, t, lines, ValueRange{e.idx(kh), c, ch});
-      }
-      if (keff[0] > 1)
-        memref::StoreOp::create(b, loc, v, lines, ValueRange{e.idx(keff[0] - 2), c, ch});
-    });
-    e.unrollFull(chLoop);
-  }
-
-  /// Emits the output elements of the window ending at padded (r, c) when
-  /// it is complete: at the bottom-right tap of a strided position.
-  void whenComplete(Value r, Value c) {
-    using P = arith::CmpIPredicate;
-    Value rr = arith::SubIOp::create(b, loc, r, e.idx(keff[0] - 1));
-    Value cc = arith::SubIOp::create(b, loc, c, e.idx(keff[1] - 1));
-    Value ready = e.both(e.cmp(P::sge, r, keff[0] - 1), e.cmp(P::sge, c, keff[1] - 1));
-    auto ifReady = scf::IfOp::create(b, loc, TypeRange{}, ready, false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPoint(ifReady.thenBlock()->getTerminator());
-    Value oh = arith::DivUIOp::create(b, loc, rr, e.idx(stride[0]));
-    Value ow = arith::DivUIOp::create(b, loc, cc, e.idx(stride[1]));
-    Value onGrid = e.both(e.cmp(P::eq, arith::RemUIOp::create(b, loc, rr, e.idx(stride[0])), 0),
-                          e.cmp(P::eq, arith::RemUIOp::create(b, loc, cc, e.idx(stride[1])), 0));
-    Value inOut = e.both(e.cmp(P::slt, oh, outSize[0]), e.cmp(P::slt, ow, outSize[1]));
-    auto ifOut = scf::IfOp::create(b, loc, TypeRange{}, e.both(onGrid, inOut), false);
-    b.setInsertionPoint(ifOut.thenBlock()->getTerminator());
-    ivs[w.access[0].parallelDim] = oh;
-    ivs[w.access[1].parallelDim] = ow;
-    outputs(0);
-  }
-
-  /// The per-pixel loops from `level` on, then one output element.
-  void outputs(unsigned level) {
-    if (level < restLoops.size()) {
-      e.loop(trips[restLoops[level]], [&](Value iv) {
-        ivs[restLoops[level]] = iv;
-        outputs(level + 1);
-      });
-      return;
-    }
-    SmallVector<Value> pulled(all.size());
-    for (unsigned k : perElement)
-      pulled[k] = e.pull(all[k].port);
-    Value start = valueOf(all.size() - 1, pulled);
-    if (!start)
-      start = e.constant(zeroOf(cast<dfg::OutputType>(out.getType()).getElementType()));
-    e.push(reduce(0, start, pulled), out);
-  }
-
-  /// Operand k at the current ivs: a window tap, a pulled element, or a read.
-  Value valueOf(unsigned k, ArrayRef<Value> pulled) {
-    if (k == w.operand) {
-      Value rIdx = e.mul(ivs[w.access[0].reductionDim], dil[0]);
-      Value cIdx = e.mul(ivs[w.access[1].reductionDim], dil[1]);
-      return memref::LoadOp::create(b, loc, window, ValueRange{rIdx, cIdx, channelIndex()});
-    }
-    if (pulled[k])
-      return pulled[k];
-    return readOperand(e, all[k], maps[k], ivs, fullBuffers[k]);
-  }
-
-  /// The reduction loops from `level` on around the payload.
-  Value reduce(unsigned level, Value acc, ArrayRef<Value> pulled) {
-    if (level == reductions.size()) {
-      SmallVector<Value> args;
-      for (unsigned k = 0; k < inputs.size(); ++k)
-        args.push_back(valueOf(k, pulled));
-      args.push_back(acc);
-      return clonePayload(e, op, args, ivs);
-    }
-    unsigned d = reductions[level];
-    scf::ForOp l = e.loopCarry(trips[d], acc, [&](Value iv, Value carried) {
-      ivs[d] = iv;
-      return reduce(level + 1, carried, pulled);
-    });
-    return l.getResult(0);
-  }
-
-  /// Leading padded rows and columns the image loop skips. Each iteration
-  /// costs the pipeline's II, and these complete no window and only shift
-  /// the pad value in: over the top rows the buffers already hold it (they
-  /// start from it, and once per image), and at a row's left the window
-  /// still holds it from the previous row's right padding, which must be at
-  /// least as wide. An 8x8 map with 3x3 'same' padding then runs 81
-  /// iterations instead of 100. The columns left stay a multiple of the
-  /// stride, so that the column loop unrolled by it still completes one
-  /// window per iteration.
-  int64_t skipped(unsigned a, bool oneImage) const {
-    int64_t s = std::min(low[a], keff[a] - 1);
-    if (a == 0)
-      return oneImage ? s : 0;
-    for (s = std::min(s, high[a]); s > 0 && (padded[a] - s) % stride[a]; --s)
-      ;
-    return s;
-  }
-
-  /// Every padded pixel in raster order but the skipped ones, the column
-  /// loop pipelined.
-  void image(bool oneImage) {
-    e.loop(skipped(0, oneImage), padded[0], [&](Value r) {
-      scf::ForOp cols = e.loop(skipped(1, oneImage), padded[1], [&](Value c) {
-        shiftIn(r, c);
-        whenComplete(r, c);
-      });
-      e.pipeline(cols);
-    });
-  }
-};
-
-} // namespace
-
-LogicalResult buildWindow(OpBuilder &b, Location loc, linalg::GenericOp op,
-                          const KernelInfo &info, ArrayRef<Operand> inputs,
-                          const Operand &init, Value out, const Tables &tables) {
-  FailureOr<Window> w = windowOf(op, info);
-  FailureOr<Order> outOrder = windowOutputOrder(op, info);
-  if (failed(w) || failed(outOrder))
-    return failure();
-  WindowBuilder wb(b, loc, op, info, inputs, out, tables);
-  wb.w = *w;
-  wb.geometry();
-  if (failed(wb.sideInputs(init)))
-    return failure();
-  wb.buffers();
-  wb.loopsAroundPixel(*outOrder);
-  // Several images share the buffers: the next one's top rows must shift
-  // the pad value over the last one's bottom rows.
-  bool oneImage = !wb.batchLoop || wb.trips[*wb.batchLoop] == 1;
-  if (wb.batchLoop)
-    wb.e.loop(wb.trips[*wb.batchLoop], [&](Value n) {
-      wb.ivs[*wb.batchLoop] = n;
-      wb.image(oneImage);
-    });
-  else
-    wb.image(oneImage);
-  return success();
+  // The columns walked (WindowBuilder::skipped at stride 1).
+  const Operand &x = inputs[w.operand];
+  int64_t low = x.padLow.empty() ? 0 : x.padLow[w.axis[1]];
+  int64_t high = x.padHigh.empty() ? 0 : x.padHigh[w.axis[1]];
+  int64_t padded = type.getDimSize(w.axis[1]) + low + high;
+  int64_t first = std::min({low, effective(col, trips) - 1, high});
+  return (padded - first) % 2 == 0 || first > 0;
 }
 
 int64_t windowLookahead(linalg::GenericOp op, const KernelInfo &info, ArrayRef<Operand> inputs) {
@@ -488,6 +209,9 @@ int64_t windowLookahead(linalg::GenericOp op, const KernelInfo &info, ArrayRef<O
   // Later the process runs further ahead: at each row start (kc-1 pixels
   // before the row's first output) and over the rows a vertical stride skips.
   int64_t ahead = (kc - 1) + (w->access[1].stride - 1) + (w->access[0].stride - 1) * width;
+  // Column pairs pull the next column before the first's outputs.
+  if (pairsColumns(op, info, *w, inputs))
+    ahead += 1;
   return (rows * width + cols + ahead) * channels;
 }
 
