@@ -1,9 +1,10 @@
 // int8 DSP packing (ming/Transforms/PackInt8.h): a loop stepped by two whose
 // two iterations run in lockstep, each pair of i8 x i8 multiplies sharing an
-// operand computed by one 27x18 multiply. The packed form is plain arith, so
-// the cost model counts it as one multiply of 27x8 bits (one DSP48E2), the
-// C++ is ap_int arithmetic Vitis maps onto one DSP, and C simulation computes
-// exactly what it computes.
+// operand computed by one 27x18 multiply; and such pairs standing in one
+// block (an int8 depthwise window's two columns). The packed form is plain
+// arith, so the cost model counts it as one multiply of 27x8 bits (one
+// DSP48E2), the C++ is ap_int arithmetic Vitis maps onto one DSP, and C
+// simulation computes exactly what it computes.
 #include "ming/Transforms/PackInt8.h"
 
 #include "ming/Directives/Directives.h"
@@ -416,7 +417,7 @@ static bool definedBefore(Value v, Operation *op) {
 
 /// Pairs of i8 x i8 multiplies in one block that share an operand (an int8
 /// depthwise window's weight times the taps of two adjacent columns,
-/// Window.cpp): one multiply each, at the later one.
+/// WindowBody.cpp): one multiply per pair, where the first stood.
 static unsigned packShared(Block &block) {
   SmallVector<arith::MulIOp> muls;
   for (Operation &op : block)

@@ -300,3 +300,73 @@ dfg.process @same_half(%in: !dfg.in<i8>, %out: !dfg.out<i32>) attributes {kind =
     }
   }
 }
+
+// -----
+
+// Two products in one block sharing the weight (an int8 depthwise window's
+// two columns, cpp/Conversion/LinalgToDfg/WindowBody.cpp): one 27x8 multiply
+// where the first stood, the loop left as it is (its trip count is odd).
+// CHECK-LABEL: dfg.process @columns
+// CHECK:       scf.for %{{.*}} step %c1
+// CHECK:       arith.muli %{{.*}}, %{{.*}} : i36
+// CHECK-NOT:   arith.muli %{{.*}}, %{{.*}} : i32
+// CHECK:       dfg.push
+// A pair whose second tap is loaded after the first product stays apart:
+// the packed multiply would stand at the first.
+// CHECK-LABEL: dfg.process @late
+// CHECK-COUNT-2: arith.muli %{{.*}}, %{{.*}} : i32
+// CHECK-NOT:   i36
+memref.global "private" constant @w9 : memref<9xi8> = dense<3>
+
+dfg.process @columns(%in: !dfg.in<i8>, %out: !dfg.out<i32>) attributes {kind = #dfg.kind<sliding_window>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c9 = arith.constant 9 : index
+  %zero = arith.constant 0 : i32
+  %win = memref.alloca() : memref<10xi8>
+  // expected-remark @+1 {{int8 packing: 1 pair(s) of multiplies per iteration, one DSP each}}
+  %s:2 = scf.for %k = %c0 to %c9 step %c1 iter_args(%a = %zero, %b = %zero) -> (i32, i32) {
+    %k1 = arith.addi %k, %c1 : index
+    %t0 = memref.load %win[%k] : memref<10xi8>
+    %t1 = memref.load %win[%k1] : memref<10xi8>
+    %wm = memref.get_global @w9 : memref<9xi8>
+    %w = memref.load %wm[%k] : memref<9xi8>
+    %t0e = arith.extsi %t0 : i8 to i32
+    %we0 = arith.extsi %w : i8 to i32
+    %p0 = arith.muli %t0e, %we0 : i32
+    %t1e = arith.extsi %t1 : i8 to i32
+    %we1 = arith.extsi %w : i8 to i32
+    %p1 = arith.muli %t1e, %we1 : i32
+    %na = arith.addi %a, %p0 : i32
+    %nb = arith.addi %b, %p1 : i32
+    scf.yield %na, %nb : i32, i32
+  }
+  dfg.push %s#0, %out : !dfg.out<i32>
+  dfg.push %s#1, %out : !dfg.out<i32>
+}
+
+dfg.process @late(%in: !dfg.in<i8>, %out: !dfg.out<i32>) attributes {kind = #dfg.kind<sliding_window>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c9 = arith.constant 9 : index
+  %zero = arith.constant 0 : i32
+  %win = memref.alloca() : memref<10xi8>
+  %s:2 = scf.for %k = %c0 to %c9 step %c1 iter_args(%a = %zero, %b = %zero) -> (i32, i32) {
+    %k1 = arith.addi %k, %c1 : index
+    %t0 = memref.load %win[%k] : memref<10xi8>
+    %wm = memref.get_global @w9 : memref<9xi8>
+    %w = memref.load %wm[%k] : memref<9xi8>
+    %t0e = arith.extsi %t0 : i8 to i32
+    %we0 = arith.extsi %w : i8 to i32
+    %p0 = arith.muli %t0e, %we0 : i32
+    %t1 = memref.load %win[%k1] : memref<10xi8>
+    %t1e = arith.extsi %t1 : i8 to i32
+    %we1 = arith.extsi %w : i8 to i32
+    %p1 = arith.muli %t1e, %we1 : i32
+    %na = arith.addi %a, %p0 : i32
+    %nb = arith.addi %b, %p1 : i32
+    scf.yield %na, %nb : i32, i32
+  }
+  dfg.push %s#0, %out : !dfg.out<i32>
+  dfg.push %s#1, %out : !dfg.out<i32>
+}

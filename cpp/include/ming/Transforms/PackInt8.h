@@ -34,8 +34,10 @@ unsigned packLoop(mlir::scf::ForOp loop, std::string *why = nullptr,
                   mlir::scf::ForOp *replacement = nullptr);
 
 /// Packs every loop of `process` that packLoop takes, outermost first (the
-/// loops inside a packed one are not tried again); `packed` hears of each
-/// (the new loop, its pairs per iteration). Returns the loops packed.
+/// loops inside a packed one are not tried again), then in every block the
+/// pairs of i8 x i8 multiplies that share an operand and whose operands all
+/// stand before the first of them; `packed` hears of each (the loop, its
+/// pairs per iteration). Returns the loops and blocks packed.
 unsigned packProcess(dfg::ProcessOp process,
                      llvm::function_ref<void(mlir::scf::ForOp, unsigned)> packed = {});
 
