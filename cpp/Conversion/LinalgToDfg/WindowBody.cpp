@@ -230,18 +230,23 @@ struct WindowBuilder : ComputeBody {
     b.setInsertionPoint(ifOut.thenBlock()->getTerminator());
     ivs[w.access[0].parallelDim] = oh;
     ivs[w.access[1].parallelDim] = ow;
-    outputs(0);
+    forEachElement([&] { output(); });
   }
 
-  /// The per-pixel loops from `level` on, then one output element.
-  void outputs(unsigned level) {
-    if (level < restLoops.size()) {
-      e.loop(trips[restLoops[level]], [&](Value iv) {
-        ivs[restLoops[level]] = iv;
-        outputs(level + 1);
-      });
+  /// The per-pixel loops from `level` on (their ivs set), `leaf` inside.
+  void forEachElement(llvm::function_ref<void()> leaf, unsigned level = 0) {
+    if (level == restLoops.size()) {
+      leaf();
       return;
     }
+    e.loop(trips[restLoops[level]], [&](Value iv) {
+      ivs[restLoops[level]] = iv;
+      forEachElement(leaf, level + 1);
+    });
+  }
+
+  /// One output element at the current ivs.
+  void output() {
     SmallVector<Value> pulled(all.size());
     for (unsigned k : perElement)
       pulled[k] = e.pull(all[k].port);
@@ -391,20 +396,15 @@ struct WindowBuilder : ComputeBody {
     // A column that completes no window reads the init at the other's pixel.
     ow0 = arith::SelectOp::create(b, loc, ok0, ow0, ow1);
     ow1 = arith::SelectOp::create(b, loc, ok1, ow1, ow0);
-    pairOutputs(0, ow0, ow1, ok0);
+    forEachElement([&] { pairOutput(ow0, ow1, ok0); });
     auto ifSecond = scf::IfOp::create(b, loc, TypeRange{}, ok1, false);
     b.setInsertionPoint(ifSecond.thenBlock()->getTerminator());
-    pushPending(0);
+    forEachElement([&] { e.push(memref::LoadOp::create(b, loc, pending, ValueRange{pendingIndex()}), out); });
   }
 
-  void pairOutputs(unsigned level, Value ow0, Value ow1, Value ok0) {
-    if (level < restLoops.size()) {
-      e.loop(trips[restLoops[level]], [&](Value iv) {
-        ivs[restLoops[level]] = iv;
-        pairOutputs(level + 1, ow0, ow1, ok0);
-      });
-      return;
-    }
+  /// Both columns' output elements at the current ivs: the first's pushed
+  /// where it completes a window (`ok0`), the second's held.
+  void pairOutput(Value ow0, Value ow1, Value ok0) {
     Type outElem = cast<dfg::OutputType>(out.getType()).getElementType();
     auto start = [&](Value ow) {
       ivs[w.access[1].parallelDim] = ow;
@@ -421,17 +421,6 @@ struct WindowBuilder : ComputeBody {
       e.push(v0, out);
     }
     memref::StoreOp::create(b, loc, v1, pending, ValueRange{pendingIndex()});
-  }
-
-  void pushPending(unsigned level) {
-    if (level < restLoops.size()) {
-      e.loop(trips[restLoops[level]], [&](Value iv) {
-        ivs[restLoops[level]] = iv;
-        pushPending(level + 1);
-      });
-      return;
-    }
-    e.push(memref::LoadOp::create(b, loc, pending, ValueRange{pendingIndex()}), out);
   }
 
   /// The reduction loops from `level` on, carrying both columns' values: a
