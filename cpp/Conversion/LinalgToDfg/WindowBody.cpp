@@ -478,7 +478,11 @@ LogicalResult buildWindow(OpBuilder &b, Location loc, linalg::GenericOp op,
   // Several images share the buffers: the next one's top rows must shift
   // the pad value over the last one's bottom rows.
   bool oneImage = !wb.batchLoop || wb.trips[*wb.batchLoop] == 1;
-  wb.paired = pairsColumns(op, info, wb.w, inputs);
+  // Column pairs read every operand but the window once for both columns:
+  // none may be pulled per output element (an init streamed from another
+  // process, which pairsColumns cannot see; its lookahead then counts one
+  // pixel more than needed).
+  wb.paired = wb.perElement.empty() && pairsColumns(op, info, wb.w, inputs);
   wb.buffers();
   if (wb.paired)
     wb.pendingBuffer();

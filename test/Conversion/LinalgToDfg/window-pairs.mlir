@@ -75,3 +75,18 @@ func.func @float(%x: tensor<1x8x8x4xf32>) -> tensor<1x6x6x4xf32> {
       ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x4xf32>) outs(%f : tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
   return %r : tensor<1x6x6x4xf32>
 }
+
+// -----
+
+// Not paired: the accumulator starts from a streamed tensor (pulled per
+// output element, in the order the outputs leave).
+// CHECK-LABEL: dfg.process @window{{[0-9]+}}
+// CHECK:       memref.alloca() {{.*}} : memref<3x3x4xi8>
+// CHECK-NOT:   step %c2
+// CHECK-LABEL: dfg.process @store
+func.func @streamed_init(%x: tensor<1x8x8x4xi8>, %acc: tensor<1x6x6x4xi32>) -> tensor<1x6x6x4xi32> {
+  %w = arith.constant dense<3> : tensor<3x3x4xi8>
+  %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x8x8x4xi8>, tensor<3x3x4xi8>) outs(%acc : tensor<1x6x6x4xi32>) -> tensor<1x6x6x4xi32>
+  return %r : tensor<1x6x6x4xi32>
+}
