@@ -18,6 +18,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace ming {
 #define GEN_PASS_DEF_PACKINT8
@@ -459,8 +460,17 @@ static unsigned packShared(Block &block) {
       break;
     }
   }
+  // The products' widenings the packed multiplies no longer read.
+  llvm::SetVector<Operation *> widenings;
+  for (Operation *op : done)
+    for (Value operand : op->getOperands())
+      if (auto ext = operand.getDefiningOp<arith::ExtSIOp>())
+        widenings.insert(ext);
   for (Operation *op : done)
     op->erase();
+  for (Operation *ext : widenings)
+    if (ext->use_empty())
+      ext->erase();
   return n;
 }
 
