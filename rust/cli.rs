@@ -618,7 +618,7 @@ fn opt_main(cli: &Cli, passes: Vec<(String, String)>) -> Result<(), CliError> {
     };
     let input = imported.as_ref().map(|i| i.path.clone()).unwrap_or_else(|| cli.input.clone());
     let status = opt_main_on(cli, &input, passes);
-    if let Some(note) = imported.as_ref().and_then(|i| i.finish(status == 0)) {
+    if let Some(note) = imported.as_ref().and_then(|i| i.finish(status != 0)) {
         eprintln!("ming-opt: note: {note}");
     }
     if status == 0 {

@@ -82,6 +82,15 @@ pub enum FlowError {
 }
 
 impl FlowError {
+    /// Whether the failure may point into the IR (a pass's located
+    /// diagnostic, an IR the DSE cannot write): the imported linalg is kept
+    /// for it. A design refused for the board's limits or its weights names
+    /// resources only, and an import can be hundreds of MB (EfficientNet-B0:
+    /// 214 MB), so it goes.
+    pub fn names_ir(&self) -> bool {
+        !matches!(self, FlowError::Dse(dse::Failure::Infeasible { .. } | dse::Failure::Refused(_)))
+    }
+
     /// Whether the message already reads `file:line:col: error: ...`.
     pub fn is_located(&self) -> bool {
         match self {
@@ -142,7 +151,7 @@ pub fn run(request: &Request) -> Result<(), FlowError> {
     })?;
     let outcome = flow_from(request, &imported);
     crate::progress::finish();
-    match (imported.finish(outcome.is_ok()), outcome) {
+    match (imported.finish(outcome.as_ref().is_err_and(FlowError::names_ir)), outcome) {
         (Some(note), Err(error)) => Err(FlowError::Kept { error: Box::new(error), note }),
         (Some(note), Ok(())) => {
             eprintln!("ming-opt: note: {note}"); // kept on request (MING_KEEP_IMPORT)

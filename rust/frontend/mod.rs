@@ -17,7 +17,8 @@
 //! `torch-onnx-to-torch-backend-pipeline,torch-backend-to-linalg-on-tensors-backend-pipeline`.
 //! The external tools are found by `tools::find` (MING_PYTHON_TOOLS, the
 //! checkout's `.venv`, PATH). Imports are written to a scratch directory that
-//! is removed when the flow succeeds and kept (and named) when it fails.
+//! is removed when the flow succeeds or refuses the design for its resources,
+//! and kept (and named) when it fails on the IR.
 //!
 //! Rewrites of the imported linalg belong in `Imported::rewrites`: in-process
 //! pipelines run on the linalg module before stage A. Every ONNX or torch
@@ -222,13 +223,14 @@ pub struct Imported {
 }
 
 impl Imported {
-    /// Removes the scratch directory after success; after a failure keeps it
-    /// and returns the note that says where, so the imported linalg named in
-    /// diagnostics can be read (the caller prints it after them).
+    /// Removes the scratch directory when nothing needs it (`needed` false:
+    /// after success, or after a refusal that names no IR); otherwise keeps
+    /// it and returns the note that says where, so the imported linalg named
+    /// in diagnostics can be read (the caller prints it after them).
     #[must_use]
-    pub fn finish(&self, ok: bool) -> Option<String> {
+    pub fn finish(&self, needed: bool) -> Option<String> {
         let dir = self.scratch.as_ref()?;
-        if ok && std::env::var_os("MING_KEEP_IMPORT").is_none() {
+        if !needed && std::env::var_os("MING_KEEP_IMPORT").is_none() {
             let _ = std::fs::remove_dir_all(dir);
             None
         } else {
