@@ -139,6 +139,12 @@ mlir::FailureOr<Window> windowOf(mlir::linalg::GenericOp op, const KernelInfo &i
 /// The extent a window access spans: dilation * (taps - 1) + 1.
 int64_t effective(const WindowAccess &a, llvm::ArrayRef<int64_t> trips);
 
+/// Leading padded columns a window's row loop skips (WindowBuilder::skipped):
+/// the left padding a window completes nothing in, as much as the right
+/// padding leaves in the window from the previous row, the columns left a
+/// multiple of the stride.
+int64_t skippedColumns(int64_t low, int64_t high, int64_t keff, int64_t padded, int64_t stride);
+
 /// Whether the window's process computes two adjacent output columns per
 /// iteration (an int8 depthwise multiply-accumulate of column stride 1):
 /// each weight then multiplies a tap of both windows, a pair ming-pack-int8

@@ -178,13 +178,20 @@ bool pairsColumns(linalg::GenericOp op, const KernelInfo &info, const Window &w,
       if (llvm::any_of(pixelLoops, [&](unsigned d) { return r.isFunctionOfDim(d); }))
         return false;
   }
-  // The columns walked (WindowBuilder::skipped at stride 1).
+  // The columns walked.
   const Operand &x = inputs[w.operand];
   int64_t low = x.padLow.empty() ? 0 : x.padLow[w.axis[1]];
   int64_t high = x.padHigh.empty() ? 0 : x.padHigh[w.axis[1]];
   int64_t padded = type.getDimSize(w.axis[1]) + low + high;
-  int64_t first = std::min({low, effective(col, trips) - 1, high});
+  int64_t first = skippedColumns(low, high, effective(col, trips), padded, col.stride);
   return (padded - first) % 2 == 0 || first > 0;
+}
+
+int64_t skippedColumns(int64_t low, int64_t high, int64_t keff, int64_t padded, int64_t stride) {
+  int64_t s = std::min({low, keff - 1, high});
+  while (s > 0 && (padded - s) % stride)
+    --s;
+  return s;
 }
 
 int64_t windowLookahead(linalg::GenericOp op, const KernelInfo &info, ArrayRef<Operand> inputs) {

@@ -258,14 +258,21 @@ struct WindowBuilder : ComputeBody {
 
   /// Operand k at the current ivs: a window tap, a pulled element, or a read.
   Value valueOf(unsigned k, ArrayRef<Value> pulled) {
-    if (k == w.operand) {
-      Value rIdx = e.mul(ivs[w.access[0].reductionDim], dil[0]);
-      Value cIdx = e.mul(ivs[w.access[1].reductionDim], dil[1]);
-      return memref::LoadOp::create(b, loc, window, ValueRange{rIdx, cIdx, channelIndex()});
-    }
+    if (k == w.operand)
+      return windowTap(0);
     if (pulled[k])
       return pulled[k];
     return readOperand(e, all[k], maps[k], ivs, fullBuffers[k]);
+  }
+
+  /// The window's tap at the current reduction ivs, `shift` columns to the
+  /// right (1: the second column of a pair).
+  Value windowTap(int64_t shift) {
+    Value rIdx = e.mul(ivs[w.access[0].reductionDim], dil[0]);
+    Value cIdx = e.mul(ivs[w.access[1].reductionDim], dil[1]);
+    if (shift)
+      cIdx = e.add(cIdx, e.idx(shift));
+    return memref::LoadOp::create(b, loc, window, ValueRange{rIdx, cIdx, channelIndex()});
   }
 
   /// The reduction loops from `level` on around the payload.
@@ -295,12 +302,9 @@ struct WindowBuilder : ComputeBody {
   /// stride, so that the column loop unrolled by it still completes one
   /// window per iteration.
   int64_t skipped(unsigned a, bool oneImage) const {
-    int64_t s = std::min(low[a], keff[a] - 1);
     if (a == 0)
-      return oneImage ? s : 0;
-    for (s = std::min(s, high[a]); s > 0 && (padded[a] - s) % stride[a]; --s)
-      ;
-    return s;
+      return oneImage ? std::min(low[0], keff[0] - 1) : 0;
+    return skippedColumns(low[1], high[1], keff[1], padded[1], stride[1]);
   }
 
   /// Every padded pixel in raster order but the skipped ones, the column
@@ -430,12 +434,8 @@ struct WindowBuilder : ComputeBody {
       SmallVector<Value> args0, args1;
       for (unsigned k = 0; k < inputs.size(); ++k) {
         if (k == w.operand) {
-          Value rIdx = e.mul(ivs[w.access[0].reductionDim], dil[0]);
-          Value cIdx = e.mul(ivs[w.access[1].reductionDim], dil[1]);
-          Value ch = channelIndex();
-          args0.push_back(memref::LoadOp::create(b, loc, window, ValueRange{rIdx, cIdx, ch}));
-          args1.push_back(
-              memref::LoadOp::create(b, loc, window, ValueRange{rIdx, e.add(cIdx, e.idx(1)), ch}));
+          args0.push_back(windowTap(0));
+          args1.push_back(windowTap(1));
           continue;
         }
         SmallVector<Value> none(all.size());
