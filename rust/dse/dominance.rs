@@ -12,7 +12,7 @@
 //! stays. Enumeration offers many such (DS-CNN int8 on the KV260: 4,342
 //! candidates, of which 1,632 are dominated), and each is a binary column
 //! HiGHS would branch on.
-use super::ilp::{burst_drain_rate, fill_time, own_share, tail_of, trail_of};
+use super::ilp::{burst_drain_rate, fill_time, lane, own_share, tail_of, trail_of};
 use crate::bridge::ffi::{DseCandidate, DseProblem};
 use std::cmp::Ordering;
 
@@ -45,9 +45,8 @@ pub(crate) fn undominated(g: &DseProblem) -> Vec<Vec<usize>> {
 fn compare(d: &DseCandidate, c: &DseCandidate) -> Option<Ordering> {
     let ports_in = d.lanes_in.len().max(c.lanes_in.len()).max(d.tail_in.len()).max(c.tail_in.len());
     let ports_out = d.lanes_out.len().max(c.lanes_out.len()).max(d.trail_out.len()).max(c.trail_out.len());
-    let lanes = |l: &[i64], p: usize| l.get(p).copied().unwrap_or(1).max(1);
-    if (0..ports_in).any(|p| lanes(&d.lanes_in, p) != lanes(&c.lanes_in, p))
-        || (0..ports_out).any(|p| lanes(&d.lanes_out, p) != lanes(&c.lanes_out, p))
+    if (0..ports_in as u32).any(|p| lane(&d.lanes_in, p) != lane(&c.lanes_in, p))
+        || (0..ports_out as u32).any(|p| lane(&d.lanes_out, p) != lane(&c.lanes_out, p))
         || d.burst_lead.len() != c.burst_lead.len()
     {
         return None;

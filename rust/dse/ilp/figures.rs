@@ -16,7 +16,7 @@ pub(super) fn resources(c: &DseCandidate) -> f64 {
 }
 
 /// Lanes of port `port` in `lanes` (1 for a port the list does not name).
-pub(super) fn lane(lanes: &[i64], port: u32) -> f64 {
+pub(crate) fn lane(lanes: &[i64], port: u32) -> f64 {
     lanes.get(port as usize).copied().unwrap_or(1).max(1) as f64
 }
 

@@ -26,7 +26,7 @@ mod solver;
 use super::dominance::{restrict, undominated};
 use super::prune::{latency, prune, Shape};
 use crate::bridge::ffi::DseProblem;
-pub(crate) use figures::{burst_drain, burst_drain_rate, burst_reach, fill_share, fill_time, latency_ceiling, own_share, tail_of, trail_of, Reach};
+pub(crate) use figures::{burst_drain, burst_drain_rate, burst_reach, fill_share, fill_time, lane, latency_ceiling, own_share, tail_of, trail_of, Reach};
 use solver::run;
 use std::fmt;
 use std::time::Instant;
