@@ -336,6 +336,48 @@ std::vector<Point> widenedLanes(Estimator &estimator, dfg::ProcessOp process,
   return out;
 }
 
+/// `cfg`, a point of the DSP ladder, again with the pipelines that only move
+/// data (no DSPs; a matmul's inputs buffered before its MACs) unrolled by
+/// each factor f, their ports at as many lanes. The ladder keeps one lane:
+/// DS-CNN's classifier then pulled its 64 inputs one a cycle after the pool,
+/// longer than its MACs took at II 8.
+std::vector<Point> widenedMovers(Estimator &estimator, const ProcessConfig &cfg, const ProcessCost &c,
+                                 const std::set<unsigned> &fixed, const Options &options) {
+  dfg::ProcessOp process = estimator.getProcess();
+  SmallVector<const LoopCost *> movers;
+  std::map<unsigned, int64_t> ports;
+  for (const LoopCost &lc : c.loops) {
+    if (!lc.pipelined || lc.insidePipeline || lc.dsp > 0 || lc.trip < 2 || lc.portAccesses.empty())
+      continue;
+    movers.push_back(&lc);
+    for (auto [arg, n] : lc.portAccesses)
+      if (!fixed.count(arg))
+        ports[arg] = 1;
+  }
+  std::set<int64_t> levels;
+  for (const LoopCost *lc : movers)
+    for (int64_t d : divisors(lc->trip, std::min(kMaxLanes, options.maxLanes)))
+      if (d > 1)
+        levels.insert(d);
+  std::vector<Point> out;
+  for (int64_t f : levels) {
+    ProcessConfig wide = cfg;
+    for (const LoopCost *lc : movers) {
+      SmallVector<int64_t> ds = divisors(lc->trip, f);
+      wide.loops[lc->id].unroll = ds.back();
+    }
+    ProcessCost unrolled = estimator.estimate(wide);
+    for (auto &[arg, ds] : laneOptions(process, unrolled, ports)) {
+      auto most = std::upper_bound(ds.begin(), ds.end(), f);
+      if (most != ds.begin())
+        wide.lanes[arg] = *std::prev(most);
+    }
+    ProcessCost cost = estimator.estimate(wide);
+    out.push_back({std::move(wide), std::move(cost)});
+  }
+  return out;
+}
+
 /// Requested IIs between the steps of the ladder: a point whose outer
 /// pipelines share DSPs over an II of at least 2, again at 9/8, 5/4 and 3/2
 /// of it (rounded up, distinct), each with fewer DSPs. The ladder of
@@ -416,6 +458,8 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
       for (unsigned id : withDsp)
         cfg.loops[id].ii = ii;
       ProcessCost c = estimator.estimate(cfg);
+      std::vector<Point> movers = widenedMovers(estimator, cfg, c, fixed, options);
+      all.insert(all.end(), std::make_move_iterator(movers.begin()), std::make_move_iterator(movers.end()));
       all.push_back({cfg, c});
       if (c.dsp <= 1)
         break;
