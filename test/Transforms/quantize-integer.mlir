@@ -130,18 +130,22 @@ func.func @conv(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
 // input scale 0.5), bias added after the matmul, output scale 0.25:
 // multipliers 1 and 0.5 -> [2^30, 2^29] with shift 30, stored as i32.
 // The accumulator never exceeds max(4 + 128 * 3, 0 + 128 * 6) = 768 in
-// magnitude: it reaches the multiplier as an i11.
+// magnitude: it reaches the multiplier in the 18-bit port, and the
+// multipliers, exact at 26 bits ([2^25, 2^24], shift 25), in the 27-bit one
+// (one DSP48E2; quantize-integer-one-dsp.mlir).
 // CHECK-LABEL: func.func @gemm_per_channel
 // CHECK: arith.constant dense<[-4, 0]> : tensor<2xi32>
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3xi8>, tensor<3x2xi8>) outs(%{{.*}} : tensor<1x2xi32>)
-// CHECK: arith.constant dense<[1073741824, 536870912]> : tensor<2xi32>
+// CHECK: arith.constant dense<[33554432, 16777216]> : tensor<2xi32>
 // CHECK: ^bb0(%[[ACC:.*]]: i32, %[[M:.*]]: i32, %{{.*}}: i8):
 // CHECK-NEXT: %[[WIDE:.*]] = arith.extsi %[[ACC]] : i32 to i64
-// CHECK-NEXT: %[[NARROW:.*]] = arith.trunci %[[WIDE]] : i64 to i11
-// CHECK-NEXT: %[[X:.*]] = arith.extsi %[[NARROW]] : i11 to i64
+// CHECK-NEXT: %[[NARROW:.*]] = arith.trunci %[[WIDE]] : i64 to i18
+// CHECK-NEXT: %[[X:.*]] = arith.extsi %[[NARROW]] : i18 to i64
 // CHECK-NEXT: %[[M64:.*]] = arith.extsi %[[M]] : i32 to i64
-// CHECK-NEXT: arith.muli %[[X]], %[[M64]] : i64
-// CHECK: arith.shrsi %{{.*}}, %c30_i64
+// CHECK-NEXT: %[[MT:.*]] = arith.trunci %[[M64]] : i64 to i27
+// CHECK-NEXT: %[[MN:.*]] = arith.extsi %[[MT]] : i27 to i64
+// CHECK-NEXT: arith.muli %[[X]], %[[MN]] : i64
+// CHECK: arith.shrsi %{{.*}}, %c25_i64
 // CHECK-NOT: linalg.matmul
 // CHECK: return
 #m2 = affine_map<(d0, d1) -> (d0, d1)>

@@ -7,6 +7,7 @@
 #ifndef MING_TRANSFORMS_QUANTIZEINTEGER_REQUANTISE_H
 #define MING_TRANSFORMS_QUANTIZEINTEGER_REQUANTISE_H
 
+#include "OneDsp.h"
 #include "QDQ.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -121,9 +122,12 @@ struct IntBuilder {
 
   /// out = requant(acc + offset) with per-index multipliers along `dim` of
   /// acc (or one multiplier when fp.m has one element); |acc + offset| is at
-  /// most `bound` (what the producer can reach; -1 when unknown).
+  /// most `bound` (what the producer can reach; -1 when unknown). In one
+  /// DSP (OneDsp.h) where that is exact.
   Value requantise(Value acc, const FixedPoint &fp, int dim, int64_t offset, int64_t bound, const Quant &q,
                    Type out) {
+    if (std::optional<OneDsp> one = oneDsp(fp.m, fp.shift, bound, q.lo - q.zp, q.hi - q.zp))
+      return requantiseOneDsp(acc, *one, dim, offset, q, out);
     auto t = cast<RankedTensorType>(acc.getType());
     MLIRContext *ctx = b.getContext();
     unsigned rank = t.getRank();
@@ -156,6 +160,63 @@ struct IntBuilder {
                                          : args[1];
                  Value prod = arith::MulIOp::create(nb, l, x, m);
                  linalg::YieldOp::create(nb, l, requantTail(nb, l, prod, shift, q.zp, q.lo, q.hi, out));
+               })
+        .getResult(0);
+  }
+
+  /// requantise in the form `one` gives: x clamped and centred to 18 bits,
+  /// times a 27-bit signed operand, plus the centre's product (OneDsp).
+  Value requantiseOneDsp(Value acc, const OneDsp &one, int dim, int64_t offset, const Quant &q, Type out) {
+    auto t = cast<RankedTensorType>(acc.getType());
+    MLIRContext *ctx = b.getContext();
+    unsigned rank = t.getRank();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(dim < 0 ? 0 : dim, ctx));
+    SmallVector<Value> ins{acc};
+    SmallVector<AffineMap> maps{id};
+    bool perChannel = llvm::any_of(one.m, [&](int64_t m) { return m != one.m[0]; });
+    bool centred = one.centre != 0;
+    // The DSP's operand: the multiplier, less 2^26 with an offset.
+    const int64_t offset26 = one.offset ? int64_t(1) << 26 : 0;
+    SmallVector<int64_t> operand;
+    for (int64_t m : one.m)
+      operand.push_back(m - offset26);
+    if (perChannel) {
+      ins.push_back(constVector(operand, b.getI32Type()));
+      maps.push_back(channel);
+      if (centred) {
+        ins.push_back(constVector(one.k, b.getI64Type()));
+        maps.push_back(channel);
+      }
+    }
+    maps.push_back(id);
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{RankedTensorType::get(t.getShape(), out)}, ins, ValueRange{empty(acc, out)}, maps,
+               iters,
+               [&](OpBuilder &nb, Location l, ValueRange args) {
+                 auto c = [&](int64_t v) {
+                   return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v)).getResult();
+                 };
+                 Value x = arith::ExtSIOp::create(nb, l, nb.getI64Type(), args[0]);
+                 if (offset != 0)
+                   x = arith::AddIOp::create(nb, l, x, c(offset));
+                 if (one.clamp) {
+                   x = arith::MaxSIOp::create(nb, l, x, c(one.xlo));
+                   x = arith::MinSIOp::create(nb, l, x, c(one.xhi));
+                   if (centred)
+                     x = arith::SubIOp::create(nb, l, x, c(one.centre));
+                 }
+                 x = narrow(nb, l, x, (int64_t(1) << 17) - 1);
+                 Value m = perChannel ? narrow(nb, l, arith::ExtSIOp::create(nb, l, nb.getI64Type(), args[1]),
+                                               (int64_t(1) << 26) - 1)
+                                      : c(operand[0]);
+                 Value prod = arith::MulIOp::create(nb, l, x, m);
+                 if (one.offset)
+                   prod = arith::AddIOp::create(nb, l, prod, arith::ShLIOp::create(nb, l, x, c(26)));
+                 if (centred)
+                   prod = arith::AddIOp::create(nb, l, prod, perChannel ? args[2] : c(one.k[0]));
+                 linalg::YieldOp::create(nb, l, requantTail(nb, l, prod, one.shift, q.zp, q.lo, q.hi, out));
                })
         .getResult(0);
   }
