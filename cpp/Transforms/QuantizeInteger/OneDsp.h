@@ -3,10 +3,10 @@
 // times a 31-bit multiplier: two DSPs per lane, about a tenth of an int8
 // network's DSPs. Only outputs that are not saturated depend on the product,
 // and those come from a narrow range of x: clamped to it and centred, x fits
-// the 18-bit port; multipliers rounded to 26 bits fit the 27-bit port. Each
-// rounded multiplier is proven at compile time to round every x of its
-// channel's unsaturated range exactly as the full one does, so the outputs
-// are the same bits. Private to this folder.
+// the 18-bit port; multipliers rounded to 26 bits (or 27, offset by 2^26)
+// fit the 27-bit port. Each rounded multiplier is proven at compile time to
+// round every x of its channel's unsaturated range exactly as the full one
+// does, so the outputs are the same bits. Private to this folder.
 #ifndef MING_TRANSFORMS_QUANTIZEINTEGER_ONEDSP_H
 #define MING_TRANSFORMS_QUANTIZEINTEGER_ONEDSP_H
 
@@ -29,12 +29,16 @@ inline int64_t roundedProduct(int64_t x, int64_t m, int shift) {
 }
 
 /// The least x with roundedProduct(x, m, shift) >= q, for m > 0 (the
-/// rounding is monotone in x).
+/// rounding is monotone in x); beyond +-2^40 (past any accumulator's bound),
+/// that limit.
 inline int64_t threshold(int64_t q, int64_t m, int shift) {
+  constexpr int64_t kLimit = int64_t(1) << 40;
   __int128 num = (static_cast<__int128>(2 * q - 1) << (shift - 1));
   __int128 x = num / m;
   if (x * m < num && num > 0)
     ++x; // ceiling of a positive quotient; truncation is the ceiling below 0
+  if (x > kLimit || x < -kLimit)
+    return x > 0 ? kLimit : -kLimit;
   int64_t t = static_cast<int64_t>(x);
   while (roundedProduct(t, m, shift) < q)
     ++t;
