@@ -1,7 +1,8 @@
-// ming-quantize-integer's requantisation in one DSP48E2 (OneDsp.h): an int8
-// Gemm of 64 inputs, weights 127 quantised per output channel, input scale
-// 0.5. Its accumulator reaches 128 * 64 * 127 + 16,256 = 1,056,768 in
-// magnitude (an i22), and its multipliers take 31 bits: two DSPs per lane.
+// ming-quantize-integer's requantisations in one DSP48E2 per multiply
+// (OneDsp.h). The first three: an int8 Gemm of 64 inputs, weights 127
+// quantised per output channel, input scale 0.5. Its accumulator reaches
+// 128 * 64 * 127 + 16,256 = 1,056,768 in magnitude (an i22), and its
+// multipliers take 31 bits: two DSPs per lane.
 // REQUIRES: ming-opt
 // RUN: ming-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(ming-quantize-integer))' | FileCheck %s
 
@@ -313,3 +314,158 @@ func.func @too_wide(%x: tensor<1x64xf32>) -> tensor<1x2xf32> {
   return %yd : tensor<1x2xf32>
 }
 
+// -----
+
+// A residual add of two int8 tensors (scales 0.0371 and 0.0523, output
+// 0.0611): each term, a centred i9 times its 31-bit multiplier at shift 31
+// (2 DSPs), takes multipliers of 26 bits at shift 26 instead (1 DSP each):
+// all 65,536 pairs of inputs are checked to give the same output.
+// 0.0371 / 0.0611 and 0.0523 / 0.0611 at shift 26: 40748589 and 57443430.
+// CHECK-LABEL: func.func @add
+// CHECK: ^bb0(%{{.*}}: i8, %{{.*}}: i8, %{{.*}}: i8):
+// CHECK-DAG: arith.muli %{{.*}}, %c40748589_i64 : i64
+// CHECK-DAG: arith.muli %{{.*}}, %c57443430_i64 : i64
+// CHECK: arith.shrsi %{{.*}}, %c26_i64
+// CHECK-NOT: arith.muli
+// CHECK: return
+#v = affine_map<(d0) -> (d0)>
+func.func @add(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %sa = arith.constant 0.0371 : f32
+  %sc = arith.constant 0.0523 : f32
+  %so = arith.constant 0.0611 : f32
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %e8 = tensor.empty() : tensor<4xi8>
+  %ef = tensor.empty() : tensor<4xf32>
+  %xq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %sa : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  %xd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xq : tensor<4xi8>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %sa : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  %yq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%y : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %sc : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  %yd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%yq : tensor<4xi8>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %sc : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [#v, #v, #v], iterator_types = ["parallel"]} ins(%xd, %yd : tensor<4xf32>, tensor<4xf32>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %0 = arith.addf %a, %b : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  %sq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%s : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %so : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  %sd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%sq : tensor<4xi8>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %so : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  return %sd : tensor<4xf32>
+}
+
+// -----
+
+// Their product: the i16 product of the centred inputs times 0.0371 x
+// 0.0523 / 0.0611 with 26 bits at shift 30 (31 bits at shift 35 before),
+// checked on every pair as well.
+// CHECK-LABEL: func.func @mul
+// CHECK: %[[P:.*]] = arith.extsi %{{.*}} : i16 to i64
+// CHECK-NEXT: %[[M:.*]] = arith.constant 34098419 : i64
+// CHECK-NEXT: arith.muli %[[P]], %[[M]] : i64
+// CHECK: arith.shrsi %{{.*}}, %c30_i64
+#v = affine_map<(d0) -> (d0)>
+func.func @mul(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %sa = arith.constant 0.0371 : f32
+  %sc = arith.constant 0.0523 : f32
+  %so = arith.constant 0.0611 : f32
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %e8 = tensor.empty() : tensor<4xi8>
+  %ef = tensor.empty() : tensor<4xf32>
+  %xq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %sa : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  %xd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%xq : tensor<4xi8>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %sa : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  %yq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%y : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %sc : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  %yd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%yq : tensor<4xi8>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %sc : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [#v, #v, #v], iterator_types = ["parallel"]} ins(%xd, %yd : tensor<4xf32>, tensor<4xf32>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %0 = arith.mulf %a, %b : f32
+    linalg.yield %0 : f32
+  } -> tensor<4xf32>
+  %sq = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%s : tensor<4xf32>) outs(%e8 : tensor<4xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %so : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<4xi8>
+  %sd = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]} ins(%sq : tensor<4xi8>) outs(%ef : tensor<4xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %so : f32
+    linalg.yield %1 : f32
+  } -> tensor<4xf32>
+  return %sd : tensor<4xf32>
+}

@@ -198,6 +198,63 @@ inline std::optional<OneDsp> oneDsp(llvm::ArrayRef<int64_t> m, int shift, int64_
   return std::nullopt;
 }
 
+/// Constant multipliers of two int8 operands (a residual add's two terms,
+/// a product's one) rounded to 26 bits for the DSP's 27-bit port, the shift
+/// lowered by the bits dropped: `value(a, c, ms)` is the sum before rounding
+/// for centred operands a in [alo, ahi] and c in [clo, chi]. The domain is
+/// small, so every pair is checked to give the same output as with `m`;
+/// the rounded multipliers and their neighbours are tried. None when the
+/// multipliers already fit, the domain is larger than 2^18 pairs, or
+/// nothing tried is exact.
+template <typename Sum>
+std::optional<std::pair<llvm::SmallVector<int64_t>, int>>
+shortMultipliers(llvm::ArrayRef<int64_t> m, int shift, int64_t alo, int64_t ahi, int64_t clo, int64_t chi,
+                 int64_t zp, int64_t lo, int64_t hi, Sum value) {
+  constexpr unsigned kBits = 26;
+  if (m.empty() || shift < 1 || shift > 62 || ahi < alo || chi < clo ||
+      (ahi - alo + 1) * (chi - clo + 1) > (int64_t(1) << 18))
+    return std::nullopt;
+  int64_t top = 0;
+  for (int64_t v : m) {
+    if (v < 0 || v >= (int64_t(1) << 31))
+      return std::nullopt;
+    top = std::max(top, v);
+  }
+  unsigned width = llvm::bit_width(static_cast<uint64_t>(top));
+  if (width <= kBits || llvm::isPowerOf2_64(static_cast<uint64_t>(top)))
+    return std::nullopt;
+  unsigned drop = width - kBits;
+  int shorter = shift - static_cast<int>(drop);
+  if (shorter < 1)
+    return std::nullopt;
+  auto out = [&](int64_t sum, int s) {
+    int64_t odd = (sum >> s) & 1;
+    int64_t r = ((sum + (int64_t(1) << (s - 1)) - 1 + odd) >> s) + zp;
+    return std::clamp(r, lo, hi);
+  };
+  llvm::SmallVector<int64_t> base;
+  for (int64_t v : m)
+    base.push_back((v + (int64_t(1) << (drop - 1))) >> drop);
+  // Each multiplier at its rounded value or a neighbour: 3^n tries.
+  unsigned tries = 1;
+  for (size_t i = 0; i < m.size(); ++i)
+    tries *= 3;
+  for (unsigned t = 0; t < tries; ++t) {
+    llvm::SmallVector<int64_t> cand(base);
+    for (unsigned i = 0, code = t; i < m.size(); ++i, code /= 3)
+      cand[i] += code % 3 == 0 ? 0 : code % 3 == 1 ? -1 : 1;
+    if (llvm::any_of(cand, [&](int64_t v) { return v < 0 || v >= (int64_t(1) << kBits); }))
+      continue;
+    bool exact = true;
+    for (int64_t a = alo; a <= ahi && exact; ++a)
+      for (int64_t c = clo; c <= chi && exact; ++c)
+        exact = out(value(a, c, m), shift) == out(value(a, c, cand), shorter);
+    if (exact)
+      return std::make_pair(cand, shorter);
+  }
+  return std::nullopt;
+}
+
 } // namespace ming::quant
 
 #endif // MING_TRANSFORMS_QUANTIZEINTEGER_ONEDSP_H

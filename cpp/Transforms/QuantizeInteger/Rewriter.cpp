@@ -401,6 +401,14 @@ std::optional<Value> Rewriter::average(linalg::GenericOp sum, double divisor, co
   return ib.requantise(acc.getResult(0), *fp, -1, -n * x->zp, bound, q, outElem);
 }
 
+/// The values of `q - zp` for q of `v`'s integer element type.
+static std::pair<int64_t, int64_t> centredRange(Value v, int64_t zp) {
+  unsigned w = getElementTypeOrSelf(v.getType()).getIntOrFloatBitWidth();
+  if (w == 0 || w > 16)
+    return {1, 0}; // empty: too wide to check every value
+  return {-(int64_t(1) << (w - 1)) - zp, (int64_t(1) << (w - 1)) - 1 - zp};
+}
+
 /// Q(D(a) + D(b)): both rescaled to a common shift, added, requantised.
 std::optional<Value> Rewriter::add(linalg::GenericOp g, const Quant &q, Type outElem) {
   auto a = asQuant(g.getDpsInputOperand(0)->get());
@@ -418,6 +426,15 @@ std::optional<Value> Rewriter::add(linalg::GenericOp g, const Quant &q, Type out
   IntBuilder ib{b, g.getLoc()};
   int64_t za = a->zp, zc = c->zp, ma = fp->m[0], mc = fp->m[1];
   int shift = fp->shift;
+  auto [alo, ahi] = centredRange(a->q, za);
+  auto [clo, chi] = centredRange(c->q, zc);
+  // Each term in one DSP where multipliers of 26 bits give every output.
+  if (auto s = shortMultipliers(fp->m, shift, alo, ahi, clo, chi, q.zp, q.lo, q.hi,
+                                [](int64_t x, int64_t y, ArrayRef<int64_t> m) { return x * m[0] + y * m[1]; })) {
+    ma = s->first[0];
+    mc = s->first[1];
+    shift = s->second;
+  }
   auto t = cast<RankedTensorType>(g.getResult(0).getType());
   return linalg::GenericOp::create(
              b, g.getLoc(), TypeRange{RankedTensorType::get(t.getShape(), outElem)}, ValueRange{a->q, c->q},
@@ -453,6 +470,15 @@ std::optional<Value> Rewriter::mul(linalg::GenericOp g, const Quant &q, Type out
   IntBuilder ib{b, g.getLoc()};
   int64_t za = a->zp, zc = c->zp, m = fp->m[0];
   int shift = fp->shift;
+  auto [alo, ahi] = centredRange(a->q, za);
+  auto [clo, chi] = centredRange(c->q, zc);
+  // The product's multiply in one DSP where a multiplier of 26 bits gives
+  // every output.
+  if (auto s = shortMultipliers(fp->m, shift, alo, ahi, clo, chi, q.zp, q.lo, q.hi,
+                                [](int64_t x, int64_t y, ArrayRef<int64_t> m) { return x * y * m[0]; })) {
+    m = s->first[0];
+    shift = s->second;
+  }
   auto t = cast<RankedTensorType>(g.getResult(0).getType());
   return linalg::GenericOp::create(
              b, g.getLoc(), TypeRange{RankedTensorType::get(t.getShape(), outElem)}, ValueRange{a->q, c->q},
