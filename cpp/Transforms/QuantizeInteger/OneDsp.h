@@ -204,8 +204,9 @@ inline std::optional<OneDsp> oneDsp(llvm::ArrayRef<int64_t> m, int shift, int64_
 /// for centred operands a in [alo, ahi] and c in [clo, chi]. The domain is
 /// small, so every pair is checked to give the same output as with `m`;
 /// the rounded multipliers and their neighbours are tried. None when the
-/// multipliers already fit, the domain is larger than 2^18 pairs, or
-/// nothing tried is exact.
+/// multipliers already fit, the largest is a power of two (the rest are
+/// left as they are then), the domain is larger than 2^18 pairs, or nothing
+/// tried is exact.
 template <typename Sum>
 std::optional<std::pair<llvm::SmallVector<int64_t>, int>>
 shortMultipliers(llvm::ArrayRef<int64_t> m, int shift, int64_t alo, int64_t ahi, int64_t clo, int64_t chi,
