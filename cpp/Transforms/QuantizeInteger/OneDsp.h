@@ -21,11 +21,15 @@
 
 namespace ming::quant {
 
-/// round_half_even(x m / 2^shift), as requantTail computes it, on 128 bits.
-inline int64_t roundedProduct(int64_t x, int64_t m, int shift) {
-  __int128 p = static_cast<__int128>(x) * m;
+/// round_half_even(p / 2^shift), as requantTail computes it, on 128 bits.
+inline int64_t roundedShift(__int128 p, int shift) {
   __int128 odd = (p >> shift) & 1;
   return static_cast<int64_t>((p + (static_cast<__int128>(1) << (shift - 1)) - 1 + odd) >> shift);
+}
+
+/// round_half_even(x m / 2^shift).
+inline int64_t roundedProduct(int64_t x, int64_t m, int shift) {
+  return roundedShift(static_cast<__int128>(x) * m, shift);
 }
 
 /// The least x with roundedProduct(x, m, shift) >= q, for m > 0 (the
@@ -47,29 +51,35 @@ inline int64_t threshold(int64_t q, int64_t m, int shift) {
   return t;
 }
 
-/// Whether m2 / 2^s2 rounds every x in [lo, hi] as m / 2^s does. Both
-/// roundings are monotone step functions of x, so they agree on the whole
-/// range when they agree at its ends and on both sides of each step of the
-/// reference (between two such points the reference is constant, and the
-/// other, monotone, is held between equal values).
-inline bool sameRounding(int64_t m, int s, int64_t m2, int s2, int64_t lo, int64_t hi) {
-  auto same = [&](int64_t x) { return roundedProduct(x, m, s) == roundedProduct(x, m2, s2); };
-  if (!same(lo) || !same(hi))
+/// The points where another rounding must agree with round(x m / 2^s) for
+/// both to agree on every x in [lo, hi]: its ends, and both sides of each
+/// step of the reference. Both roundings are monotone step functions of x;
+/// between two such points the reference is constant, and the other,
+/// monotone, is held between equal values. `visit` returns false to stop.
+template <typename Visit>
+bool forEachCheckPoint(int64_t m, int s, int64_t lo, int64_t hi, Visit visit) {
+  if (!visit(lo) || !visit(hi))
     return false;
   if (m == 0)
     return true;
   for (int64_t q = roundedProduct(lo, m, s) + 1, top = roundedProduct(hi, m, s); q <= top; ++q) {
     int64_t t = threshold(q, m, s);
-    if (!same(t) || !same(t - 1))
+    if (!visit(t) || !visit(t - 1))
       return false;
   }
   return true;
 }
 
+/// Whether m2 / 2^s2 rounds every x in [lo, hi] as m / 2^s does.
+inline bool sameRounding(int64_t m, int s, int64_t m2, int s2, int64_t lo, int64_t hi) {
+  return forEachCheckPoint(m, s, lo, hi,
+                           [&](int64_t x) { return roundedProduct(x, m, s) == roundedProduct(x, m2, s2); });
+}
+
 /// The multipliers m2 for which m2 / 2^s2 rounds every x in [lo, hi] as
-/// m / 2^s does, an interval [first, second] (empty when first > second).
-/// By sameRounding's argument, the points to agree on are the ends and both
-/// sides of each step of the reference; each agreement bounds m2 on one side.
+/// m / 2^s does, an interval [first, second] (empty when first > second):
+/// the agreement at each of forEachCheckPoint's points bounds m2 on both
+/// sides.
 inline std::pair<int64_t, int64_t> exactMultipliers(int64_t m, int s, int s2, int64_t lo, int64_t hi) {
   __int128 least = 0, most = static_cast<__int128>(1) << 62;
   // round(t m2 / 2^s2) >= q holds iff t m2 >= a(q): above (2q - 1) / 2, or
@@ -100,19 +110,12 @@ inline std::pair<int64_t, int64_t> exactMultipliers(int64_t m, int s, int s2, in
     else if (bound < 0)
       most = -1;
   };
-  auto agree = [&](int64_t x) {
+  forEachCheckPoint(m, s, lo, hi, [&](int64_t x) {
     int64_t g = roundedProduct(x, m, s);
     atLeast(x, g);
     below(x, g + 1);
-  };
-  agree(lo);
-  agree(hi);
-  if (m != 0)
-    for (int64_t q = roundedProduct(lo, m, s) + 1, top = roundedProduct(hi, m, s); q <= top; ++q) {
-      int64_t t = threshold(q, m, s);
-      agree(t);
-      agree(t - 1);
-    }
+    return true;
+  });
   return {static_cast<int64_t>(std::min<__int128>(least, INT64_MAX)),
           static_cast<int64_t>(std::max<__int128>(most, -1))};
 }
@@ -228,11 +231,7 @@ shortMultipliers(llvm::ArrayRef<int64_t> m, int shift, int64_t alo, int64_t ahi,
   int shorter = shift - static_cast<int>(drop);
   if (shorter < 1)
     return std::nullopt;
-  auto out = [&](int64_t sum, int s) {
-    int64_t odd = (sum >> s) & 1;
-    int64_t r = ((sum + (int64_t(1) << (s - 1)) - 1 + odd) >> s) + zp;
-    return std::clamp(r, lo, hi);
-  };
+  auto out = [&](int64_t sum, int s) { return std::clamp(roundedShift(sum, s) + zp, lo, hi); };
   llvm::SmallVector<int64_t> base;
   for (int64_t v : m)
     base.push_back((v + (int64_t(1) << (drop - 1))) >> drop);
