@@ -146,7 +146,25 @@ void wholeMapWindowsToReductions(func::FuncOp func) {
     ArrayAttr before = op.getIndexingMaps();
     op.setIndexingMapsAttr(ArrayAttr::get(ctx, rewritten));
     FailureOr<KernelInfo> after = analyzeKernel(op);
-    if (failed(after) || after->kind != KernelClass::RegularReduction || failed(op.verify()))
+    // The kernel must also cover the map: a 2x2 pool of stride 2 over a 2x3
+    // map has one output too, but never reads the last column, which the
+    // reduction would stream and add.
+    auto coversInputs = [&] {
+      for (OpOperand *in : op.getDpsInputOperands()) {
+        auto type = dyn_cast<RankedTensorType>(in->get().getType());
+        if (!type)
+          continue;
+        for (auto [axis, e] : llvm::enumerate(op.getMatchingIndexingMap(in).getResults())) {
+          auto d = dyn_cast<AffineDimExpr>(e);
+          int64_t reads = d ? after->tripCounts[d.getPosition()] : isa<AffineConstantExpr>(e) ? 1 : -1;
+          if (reads != type.getDimSize(axis))
+            return false;
+        }
+      }
+      return true;
+    };
+    if (failed(after) || after->kind != KernelClass::RegularReduction || !coversInputs() ||
+        failed(op.verify()))
       op.setIndexingMapsAttr(before);
   });
 }
