@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end check of one kernel through ming's whole flow.
 
-  e2e.py KERNEL.mlir --work DIR [--ming-opt PATH] [--seed N] [--keep] [--reference-kernel REF.mlir]
+  e2e.py KERNEL.mlir --work DIR [--ming-opt PATH] [--seed N] [--exact] [--keep] [--reference-kernel REF.mlir]
 
 Steps (each failure names its step, command and output, and exits non-zero):
   1. parse the kernel's func.func signature (tensor args and results)
@@ -15,7 +15,7 @@ Steps (each failure names its step, command and output, and exits non-zero):
   5. copy inputs and references to DIR/prj/data/in<i>.bin and ref<j>.bin
   6. make -C DIR/prj csim CXXFLAGS_EXTRA=-Werror (the testbench prints PASS/FAIL)
   7. compare DIR/prj/data/out<j>.bin with the references here as well: exact for
-     integers, |out-ref| <= 1e-5*|ref| + 1e-6 for floats
+     integers, |out-ref| <= 1e-5*|ref| + 1e-6 for floats (bit for bit with --exact)
 Without --keep, the HLS project is deleted after a PASS; it is always kept on failure.
 """
 import argparse
@@ -79,9 +79,16 @@ def make_inputs(kernel, seed):
     return ins
 
 
-def compare(out, ref):
-    """(max error, mismatch count, first mismatch index or None)."""
-    if ref.dtype.kind == "f":
+def compare(out, ref, exact=False):
+    """(max error, mismatch count, first mismatch index or None); `exact`:
+    floats must equal the reference bit for bit."""
+    if ref.dtype.kind == "f" and exact:
+        o, r = out.astype(np.float64), ref.astype(np.float64)
+        bits = np.dtype(f"u{ref.dtype.itemsize}")
+        bad = out.astype(ref.dtype).view(bits) != ref.view(bits)
+        err = np.abs(o - r)
+        maxerr = float(np.nanmax(err)) if err.size and not np.all(np.isnan(err)) else 0.0
+    elif ref.dtype.kind == "f":
         o, r = out.astype(np.float64), ref.astype(np.float64)
         err = np.abs(o - r)
         bad = ~(err <= RTOL * np.abs(r) + ATOL)  # NaN counts as a mismatch
@@ -151,6 +158,9 @@ def main(argv=None):
     ap.add_argument("--ming-opt", default="ming-opt",
                     help="ming-opt command (default: ming-opt from PATH); may carry extra arguments")
     ap.add_argument("--seed", type=int, default=0, help="seed of the input generator (default 0)")
+    ap.add_argument("--exact", action="store_true",
+                    help="floats must match the reference bit for bit (a design that keeps the "
+                         "kernel's order of operations)")
     ap.add_argument("--keep", action="store_true", help="keep the HLS project after a PASS")
     ap.add_argument("--reference-kernel", help="linalg MLIR the reference runs (default: KERNEL)")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per step (default 1800)")
@@ -211,7 +221,7 @@ def main(argv=None):
             if why:
                 failures.append(why)
                 continue
-            maxerr, nbad, first = compare(out, r)
+            maxerr, nbad, first = compare(out, r, a.exact)
             lines.append(f"  out{j} {t.text}: max error {maxerr}, mismatches {nbad}/{t.size}")
             if nbad:
                 failures.append(f"out{j}: {nbad} of {t.size} elements differ, first at index {list(first)}: "

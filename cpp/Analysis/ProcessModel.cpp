@@ -172,6 +172,18 @@ bool ProcessModel::hasLoop(Block &block) {
 // Loop and block cycles
 //===----------------------------------------------------------------------===//
 
+/// The buffers `loop` both loads and stores: where it carries values
+/// through memory from one iteration to a later one.
+static llvm::DenseSet<Value> readModifyWritten(scf::ForOp loop) {
+  llvm::DenseSet<Value> loaded, both;
+  loop.getBody()->walk([&](memref::LoadOp load) { loaded.insert(load.getMemRef()); });
+  loop.getBody()->walk([&](memref::StoreOp store) {
+    if (loaded.contains(store.getMemRef()))
+      both.insert(store.getMemRef());
+  });
+  return both;
+}
+
 void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
   const ResolvedLoop &r = resolved[loop];
   WalkSummary local;
@@ -184,6 +196,8 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
   }
   if (!hit) {
     Walker w(*this, /*skipLoops=*/false);
+    if (loop->hasAttr(directives::kCarriedDistance))
+      w.carriedBuffers = readModifyWritten(loop);
     size_t notesBefore = result.notes.size();
     SmallVector<int64_t> argArr(loop.getInitArgs().size(), 0),
         argCar(loop.getInitArgs().size(), 0);
@@ -207,6 +221,7 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
                              ": unrolled body too large, counted in part");
     markScattered(loop, r.unroll, sum->counters);
     sum->carried = argCar;
+    sum->memoryChain = w.memoryChain;
     sum->maxArrival = w.maxArrival;
     sum->firstEvent = w.firstEvent;
     for (auto &[bi, counts] : sum->counters.banks)
@@ -227,9 +242,20 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
   // A pipeline of one iteration (a loop unrolled by its trip count) carries
   // nothing from one iteration to the next: no recurrence bounds its II, so
   // none spreads its operations over shared units either.
-  if (ceilDiv(r.bounds.trip, r.unroll) > 1)
+  if (ceilDiv(r.bounds.trip, r.unroll) > 1) {
     for (int64_t cr : argCar)
       lc.iiRecurrence = std::max(lc.iiRecurrence, cr);
+    // Through memory the path spans `distance / unroll` iterations. Copies
+    // closer than that (an unroll past the distance) update one element in
+    // turn within an iteration, and the next iteration waits for the last.
+    if (auto distance = loop->getAttrOfType<IntegerAttr>(directives::kCarriedDistance);
+        distance && sum->memoryChain > 0) {
+      int64_t apart = distance.getInt() / r.unroll;
+      lc.iiRecurrence = std::max(lc.iiRecurrence,
+                                 apart >= 1 ? ceilDiv(sum->memoryChain, apart)
+                                            : sum->memoryChain * ceilDiv(r.unroll, distance.getInt()));
+    }
+  }
   lc.iiPorts = 0;
   std::string portWhy;
   for (auto [arg, n] : c.ports) {

@@ -185,6 +185,9 @@ struct WalkSummary {
   Counters counters;
   SmallVector<int64_t> carried;
   int64_t maxArrival = 0;
+  /// The longest path from a load of a read-modify-write buffer to the store
+  /// of its update, the store included (Walker::memoryChain).
+  int64_t memoryChain = 0;
   std::optional<int64_t> firstEvent;
   std::vector<unsigned> accessed;
   std::vector<std::string> notes;
@@ -374,6 +377,12 @@ public:
   std::set<std::vector<int64_t>> sharedLoads;
   llvm::DenseMap<Value, int64_t> opaque; // unknown index values -> key id
   int64_t maxArrival = 0;
+  /// Buffers the pipeline stores back what it loaded (ming.carried_distance):
+  /// a load of one starts a path carried through memory, as an iter_arg
+  /// starts one through a register, and a store ends it. `memoryChain` is
+  /// the longest such path, the store's cycle included.
+  llvm::DenseSet<Value> carriedBuffers;
+  int64_t memoryChain = 0;
   std::optional<int64_t> firstEvent;     // arrival of the first push / sink store
   int64_t pullBase = 0;                  // start of the unrolled copy being walked
   /// The loop-carried values the last walked copy yields (ProcessModel::walkCopy).

@@ -309,11 +309,14 @@ void Walker::access(Operation *op, Value memref, ValueRange indices, bool isLoad
     for (Value v : indices)
       key.push_back(keyOf(v));
     bool fresh = loadKeys.insert(key).second;
-    define(op->getResult(0), idxAt + buf.loadLatency, -1);
+    define(op->getResult(0), idxAt + buf.loadLatency,
+           carriedBuffers.contains(memref) ? buf.loadLatency : -1);
     if (!fresh)
       return;
   } else {
     maxArrival = std::max(maxArrival, std::max(idxAt, arr(op->getOperand(0))) + 1);
+    if (int64_t carried = car(op->getOperand(0)); carried >= 0 && carriedBuffers.contains(memref))
+      memoryChain = std::max(memoryChain, carried + 1);
   }
   // An address the data computes (a lookup table) may fall in any bank of a
   // partitioning: counted apart, against the ports alone.

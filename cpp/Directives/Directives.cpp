@@ -202,6 +202,13 @@ LogicalResult MingDialect::verifyOperationAttribute(Operation *op, NamedAttribut
       return typed(isa<LoopEstimateAttr>(value), "a #ming.loop_estimate<...>");
     return typed(isa<UnitAttr>(value), "a unit attribute");
   }
+  if (name == kCarriedDistance) {
+    if (failed(on(isa<scf::ForOp>(op), "an scf.for")))
+      return failure();
+    auto distance = dyn_cast<IntegerAttr>(value);
+    return typed(distance && distance.getType().isSignlessInteger() && distance.getInt() >= 1,
+                 "an integer of at least 1");
+  }
   if (name == kPartition) {
     auto partition = dyn_cast<PartitionAttr>(value);
     if (!partition)

@@ -66,6 +66,16 @@ LogicalResult PragmaUnrollOp::verify() {
   return verifyOncePerBody(*this);
 }
 
+LogicalResult PragmaDependenceOp::verify() {
+  int64_t distance = getDistanceAttr().getInt();
+  if (distance < 1)
+    return emitOpError("distance must be at least 1, got ") << distance;
+  if (findEarlier<PragmaDependenceOp>(
+          *this, [&](PragmaDependenceOp other) { return other.getArray() == getArray(); }))
+    return emitOpError("repeats an earlier ") << getOperationName() << " of the same array";
+  return success();
+}
+
 LogicalResult PragmaLoopTripcountOp::verify() {
   int64_t min = getMinAttr().getInt(), max = getMaxAttr().getInt(), avg = getAvgAttr().getInt();
   if (min < 0)

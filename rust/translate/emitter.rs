@@ -354,6 +354,11 @@ impl Emitter {
                 Some(f) => format!("UNROLL factor={f}"),
                 None => "UNROLL".to_string(),
             },
+            "dependence" => format!(
+                "DEPENDENCE variable={} type=inter direction=RAW distance={} dependent=true",
+                self.operand(op, 0)?,
+                self.req_int(op, "distance")?
+            ),
             "loop_tripcount" => format!(
                 "LOOP_TRIPCOUNT min={} max={} avg={}",
                 self.req_int(op, "min")?,

@@ -7,6 +7,7 @@
 #include "ming/Directives/Directives.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace ming::tohls {
@@ -209,6 +210,23 @@ LogicalResult ProcessLowering::addLoopPragmas(scf::ForOp loop, hls::ForOp hlsFor
     // Factor 0 means full unrolling: the pragma without a factor.
     hls::PragmaUnrollOp::create(*builder, loc,
                                 factor == 0 ? IntegerAttr() : builder->getI64IntegerAttr(factor));
+  }
+  // The distance of a read-modify-write, in iterations of the unrolled loop.
+  // Closer than one iteration, Vitis chains the copies itself.
+  if (auto distance = loop->getAttrOfType<IntegerAttr>(directives::kCarriedDistance)) {
+    int64_t unroll = directive.getUnroll() == 0 ? int64_t(hlsFor.getTripCount()) : directive.getUnroll();
+    int64_t apart = distance.getInt() / std::max<int64_t>(1, unroll);
+    SetVector<Value> loaded, arrays;
+    loop.getBody()->walk([&](memref::LoadOp load) { loaded.insert(load.getMemRef()); });
+    loop.getBody()->walk([&](memref::StoreOp store) {
+      if (loaded.contains(store.getMemRef()))
+        if (Value array = mapping.lookupOrNull(store.getMemRef());
+            array && isa<hls::ArrayType>(array.getType()))
+          arrays.insert(array);
+    });
+    if (apart >= 1)
+      for (Value array : arrays)
+        hls::PragmaDependenceOp::create(*builder, loc, array, builder->getI64IntegerAttr(apart));
   }
   return success();
 }

@@ -547,6 +547,9 @@ LogicalResult buildAccumulation(OpBuilder &b, Location loc, linalg::GenericOp op
   const Operand &in = inputs[streamed];
   auto inType = cast<RankedTensorType>(in.source.getType());
   ivs.assign(op.getNumLoops(), zero);
+  Block::iterator before = b.getInsertionPoint();
+  bool atStart = before == b.getInsertionBlock()->begin();
+  Operation *previous = atStart ? nullptr : &*std::prev(before);
   flatNest(e, permuteShape(inType.getShape(), in.order), [&](ArrayRef<Value> flat) {
     at(maps[streamed], unpermute(flat, in.order));
     SmallVector<Value> args;
@@ -557,6 +560,25 @@ LogicalResult buildAccumulation(OpBuilder &b, Location loc, linalg::GenericOp op
     args.push_back(memref::LoadOp::create(b, loc, acc, slot));
     memref::StoreOp::create(b, loc, clonePayload(e, op, args, ivs), acc, slot);
   });
+  // An accumulator comes back after every element streamed inside the
+  // innermost reduced axis: the distance of its read-modify-write.
+  Operation *loop = previous ? previous->getNextNode() : &b.getInsertionBlock()->front();
+  while (loop && !isa<scf::ForOp>(loop))
+    loop = loop->getNextNode();
+  int64_t distance = 1;
+  bool reduces = false;
+  AffineMap inMap = maps[streamed];
+  for (unsigned axis : llvm::reverse(in.order)) {
+    auto d = dyn_cast<AffineDimExpr>(inMap.getResult(axis));
+    int64_t size = inType.getDimSize(axis);
+    if (d && size > 1 && !outMap.isFunctionOfDim(d.getPosition())) {
+      reduces = true;
+      break;
+    }
+    distance *= size;
+  }
+  if (reduces && loop)
+    loop->setAttr(directives::kCarriedDistance, b.getI64IntegerAttr(distance));
   flatNest(e, permuteShape(resultType.getShape(), outOrder), [&](ArrayRef<Value> flat) {
     e.push(memref::LoadOp::create(b, loc, acc, unpermute(flat, outOrder)), out);
   });

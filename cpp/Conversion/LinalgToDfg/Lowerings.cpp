@@ -32,9 +32,12 @@ Order inheritedOrder(linalg::GenericOp op, AffineMap inMap, const Order &inOrder
 /// arrives: a reduction whose input streams with reduced axes outside kept
 /// ones (an NHWC global pool, channels innermost) updates one accumulator
 /// per output element as each element passes, where a loop nest would need
-/// the whole input reordered. Only for integer payloads, whose sums do not
-/// depend on the order and whose add closes the recurrence within a cycle,
-/// for inputs read once each, and for outputs small enough to keep.
+/// the whole input reordered. For inputs read once each, and for outputs
+/// small enough to keep. An integer sum does not depend on the order; any
+/// other payload (a float sum) only where each accumulator still meets its
+/// terms in the op's own iteration order: the reduced axes arrive nested as
+/// their loop dims are (h before w for a pool), so the result is the one
+/// the op defines, bit for bit.
 bool accumulates(linalg::GenericOp op, const KernelInfo &info, ArrayRef<Operand> inputs,
                  const Operand &init, const Order &arriving, const Order &outOrder) {
   constexpr int64_t kMaxAccumulators = 4096;
@@ -42,8 +45,6 @@ bool accumulates(linalg::GenericOp op, const KernelInfo &info, ArrayRef<Operand>
     return false;
   auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
   if (resultType.getNumElements() > kMaxAccumulators)
-    return false;
-  if (!integerPayload(op))
     return false;
   std::optional<unsigned> streamed;
   for (auto [k, operand] : llvm::enumerate(inputs))
@@ -61,6 +62,21 @@ bool accumulates(linalg::GenericOp op, const KernelInfo &info, ArrayRef<Operand>
   for (auto [d, trip] : llvm::enumerate(info.tripCounts))
     if (trip > 1 && !llvm::is_contained(*dims, d))
       return false;
+  if (!integerPayload(op)) {
+    AffineMap outMap = op.getIndexingMapsArray().back();
+    int64_t last = -1;
+    for (unsigned axis : arriving) {
+      auto dim = dyn_cast<AffineDimExpr>(map.getResult(axis));
+      if (!dim)
+        continue;
+      unsigned d = dim.getPosition();
+      if (info.tripCounts[d] <= 1 || outMap.isFunctionOfDim(d))
+        continue;
+      if (int64_t(d) < last)
+        return false;
+      last = d;
+    }
+  }
   FailureOr<Order> nest = loopNestInputOrder(op, map, outOrder);
   auto shape = cast<RankedTensorType>(inputs[*streamed].source.getType()).getShape();
   return succeeded(nest) && !sameSequence(shape, *nest, arriving);

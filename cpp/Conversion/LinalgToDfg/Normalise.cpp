@@ -114,14 +114,14 @@ LogicalResult eraseDeadResults(RewriterBase &rewriter, linalg::GenericOp op) {
 /// average pool) slides nowhere: every input element meets each output
 /// once. Its unit output dims are read at 0 in the input maps, so the kernel
 /// analysis sees a plain reduction, which streams through one accumulator
-/// per output instead of a line buffer and a window register per tap. Only
-/// on integers: a float sum keeps the reference's order, which the
-/// accumulators (in stream order) would not, and would need the whole input
-/// reordered instead.
+/// per output instead of a line buffer and a window register per tap. The
+/// loop dims keep their order, so a float sum still adds its terms kernel
+/// row by kernel row: a pixel-major stream meets them in that order
+/// (`accumulates`).
 void wholeMapWindowsToReductions(func::FuncOp func) {
   func.walk([](linalg::GenericOp op) {
     FailureOr<KernelInfo> info = analyzeKernel(op);
-    if (failed(info) || info->kind != KernelClass::SlidingWindow || !integerPayload(op))
+    if (failed(info) || info->kind != KernelClass::SlidingWindow)
       return;
     if (llvm::any_of(info->windows,
                      [&](const WindowAccess &w) { return info->tripCounts[w.parallelDim] != 1; }))

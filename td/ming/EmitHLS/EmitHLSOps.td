@@ -436,6 +436,24 @@ def EmitHLS_PragmaUnrollOp : EmitHLS_PragmaOp<"unroll", [HasParent<"ForOp">]> {
   let hasVerifier = 1;
 }
 
+def EmitHLS_PragmaDependenceOp : EmitHLS_PragmaOp<"dependence", [HasParent<"ForOp">]> {
+  let summary = "#pragma HLS dependence variable=a type=inter direction=RAW distance=n dependent=true";
+  let description = [{
+    States that the enclosing loop reads an element of `array` that it
+    wrote `distance` (at least 1) or more iterations earlier, and never
+    sooner: the read-modify-write of an accumulator indexed modulo its
+    size, where Vitis would assume the worst distance, 1. At most once per
+    array in a loop body.
+
+    ```mlir
+    emitHLS.pragma.dependence %acc distance = 8 : !emitHLS.array<64xf32>
+    ```
+  }];
+  let arguments = (ins EmitHLS_ArrayType:$array, I64Attr:$distance);
+  let assemblyFormat = "$array `distance` `=` $distance attr-dict `:` qualified(type($array))";
+  let hasVerifier = 1;
+}
+
 def EmitHLS_PragmaLoopTripcountOp : EmitHLS_PragmaOp<"loop_tripcount", [
     HasParent<"ForOp">]> {
   let summary = "#pragma HLS loop_tripcount min=a max=b avg=c";

@@ -126,6 +126,7 @@ func.func @rowsum(%x: tensor<4x16xf32>) -> tensor<4xf32> {
 // CHECK: %[[W:.*]] = arith.extsi %[[X]] : i8 to i32
 // CHECK: %[[NEW:.*]] = arith.addi %[[OLD]], %[[W]]
 // CHECK: memref.store %[[NEW]], %[[ACC]][%c0, %c0, %c0, %[[C]]]
+// CHECK: } {ming.carried_distance = 16 : i64, ming.loop = #ming.loop<ii = 1>}
 // CHECK: scf.for {{.*}} to %c16
 // CHECK: memref.load %[[ACC]]
 // CHECK: dfg.push
@@ -150,12 +151,22 @@ func.func @global_pool_nhwc(%x: tensor<1x8x6x16xi8>) -> tensor<1x1x1x16xi32> {
 
 // -----
 
-// The same pool on floats stays a window: its sums keep the reference's
-// order, which accumulating in stream order would not.
+// The same pool on floats accumulates too: each channel's accumulator
+// meets its terms row by row, the order of the pool's own kernel loops, so
+// the sums are the op's bit for bit. An element comes back to its
+// accumulator after the 16 channels: the read-modify-write's distance.
 // CHECK-LABEL: dfg.process @map1
 // CHECK-NOT: dfg.process @reorder
-// CHECK-LABEL: dfg.process @window2
-// CHECK: arith.addf
+// CHECK-NOT: dfg.process @window
+// CHECK-LABEL: dfg.process @reduce2
+// CHECK: %[[ACC:.*]] = memref.alloca() : memref<1x1x1x16xf32>
+// CHECK: scf.for %[[I:.*]] = {{.*}} to %c768
+// CHECK: %[[C:.*]] = arith.remui %[[I]], %c16
+// CHECK: %[[X:.*]] = dfg.pull
+// CHECK: %[[OLD:.*]] = memref.load %[[ACC]][%c0, %c0, %c0, %[[C]]]
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[X]] : f32
+// CHECK: memref.store %[[NEW]], %[[ACC]][%c0, %c0, %c0, %[[C]]]
+// CHECK: } {ming.carried_distance = 16 : i64, ming.loop = #ming.loop<ii = 1>}
 #id4f = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 func.func @global_pool_nhwc_f32(%x: tensor<1x8x6x16xf32>) -> tensor<1x1x1x16xf32> {
   %e0 = tensor.empty() : tensor<1x8x6x16xf32>
@@ -173,6 +184,39 @@ func.func @global_pool_nhwc_f32(%x: tensor<1x8x6x16xf32>) -> tensor<1x1x1x16xf32
   %pool = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<[8, 6]> : tensor<2xi64>}
       ins(%clipped, %win : tensor<1x8x6x16xf32>, tensor<8x6xf32>) outs(%init : tensor<1x1x1x16xf32>) -> tensor<1x1x1x16xf32>
   return %pool : tensor<1x1x1x16xf32>
+}
+
+// -----
+
+// A float sum whose kernel loops run columns outside rows (d1 reads w, d2
+// reads h) would meet its terms in another order in a row-major stream, so
+// it does not accumulate as they come: the loop nest reorders its input.
+// CHECK-LABEL: dfg.process @map1
+// CHECK: dfg.process @reorder
+// CHECK-NOT: ming.carried_distance
+// CHECK-LABEL: dfg.graph @column_major_sum_f32
+#id4c = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#in_wh = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>
+#out_c = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+func.func @column_major_sum_f32(%x: tensor<1x8x6x16xf32>) -> tensor<1x16xf32> {
+  %e0 = tensor.empty() : tensor<1x8x6x16xf32>
+  %floor = arith.constant -1.0 : f32
+  %clipped = linalg.generic {indexing_maps = [#id4c, #id4c], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x8x6x16xf32>) outs(%e0 : tensor<1x8x6x16xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %m = arith.maximumf %a, %floor : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x6x16xf32>
+  %e1 = tensor.empty() : tensor<1x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x16xf32>) -> tensor<1x16xf32>
+  %sum = linalg.generic {indexing_maps = [#in_wh, #out_c], iterator_types = ["parallel", "reduction", "reduction", "parallel"]}
+      ins(%clipped : tensor<1x8x6x16xf32>) outs(%init : tensor<1x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %o, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16xf32>
+  return %sum : tensor<1x16xf32>
 }
 
 // -----
@@ -205,4 +249,22 @@ func.func @row_max(%x: tensor<1x12xi8>) -> tensor<1xi8> {
     linalg.yield %r : i8
   } -> tensor<1xi8>
   return %m : tensor<1xi8>
+}
+
+// -----
+
+// One output is not enough to be a reduction: this 2x2 pool of stride 2 has
+// one output on a 2x3 map but never reads the map's last column, which a
+// reduction of the whole stream would add. It stays a window.
+// CHECK-LABEL: dfg.process @window1
+// CHECK-NOT: ming.carried_distance
+// CHECK-LABEL: dfg.graph @partial_cover
+func.func @partial_cover(%x: tensor<1x2x3x4xi32>) -> tensor<1x1x1x4xi32> {
+  %e = tensor.empty() : tensor<1x1x1x4xi32>
+  %zero = arith.constant 0 : i32
+  %init = linalg.fill ins(%zero : i32) outs(%e : tensor<1x1x1x4xi32>) -> tensor<1x1x1x4xi32>
+  %win = tensor.empty() : tensor<2x2xi32>
+  %pool = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %win : tensor<1x2x3x4xi32>, tensor<2x2xi32>) outs(%init : tensor<1x1x1x4xi32>) -> tensor<1x1x1x4xi32>
+  return %pool : tensor<1x1x1x4xi32>
 }

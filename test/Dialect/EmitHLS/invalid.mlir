@@ -581,6 +581,38 @@ emitHLS.func @f() {
 // -----
 
 emitHLS.func @f() {
+  %acc = emitHLS.array : !emitHLS.array<4xf32>
+  // expected-error@+1 {{expects parent op 'emitHLS.for'}}
+  emitHLS.pragma.dependence %acc distance = 4 : !emitHLS.array<4xf32>
+  emitHLS.return
+}
+
+// -----
+
+emitHLS.func @f() {
+  %acc = emitHLS.array : !emitHLS.array<4xf32>
+  emitHLS.for %i = 0 to 4 step 1 {
+    // expected-error@+1 {{distance must be at least 1, got 0}}
+    emitHLS.pragma.dependence %acc distance = 0 : !emitHLS.array<4xf32>
+  }
+  emitHLS.return
+}
+
+// -----
+
+emitHLS.func @f() {
+  %acc = emitHLS.array : !emitHLS.array<4xf32>
+  emitHLS.for %i = 0 to 4 step 1 {
+    emitHLS.pragma.dependence %acc distance = 4 : !emitHLS.array<4xf32>
+    // expected-error@+1 {{repeats an earlier emitHLS.pragma.dependence of the same array}}
+    emitHLS.pragma.dependence %acc distance = 2 : !emitHLS.array<4xf32>
+  }
+  emitHLS.return
+}
+
+// -----
+
+emitHLS.func @f() {
   // expected-error@+1 {{expects parent op 'emitHLS.for'}}
   emitHLS.pragma.loop_tripcount min = 1 max = 2 avg = 1
   emitHLS.return

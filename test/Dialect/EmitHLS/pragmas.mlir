@@ -50,6 +50,17 @@ emitHLS.func @loop_pragmas() {
     emitHLS.pragma.pipeline off
     emitHLS.pragma.loop_tripcount min = 2 max = 2 avg = 2
   }
+  // An accumulator updated modulo its size: every 16th iteration meets the
+  // same element again.
+  // CHECK:      %[[ACC:.*]] = emitHLS.array : !emitHLS.array<16xf32>
+  // CHECK:      emitHLS.for
+  // CHECK-NEXT:   emitHLS.pragma.pipeline{{$}}
+  // CHECK-NEXT:   emitHLS.pragma.dependence %[[ACC]] distance = 16 : !emitHLS.array<16xf32>
+  %acc = emitHLS.array : !emitHLS.array<16xf32>
+  emitHLS.for %j = 0 to 256 step 1 {
+    emitHLS.pragma.pipeline
+    emitHLS.pragma.dependence %acc distance = 16 : !emitHLS.array<16xf32>
+  }
   emitHLS.return
 }
 

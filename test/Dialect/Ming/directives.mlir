@@ -37,6 +37,9 @@ dfg.process @p(%in: !dfg.in<i8>, %out: !dfg.out<i8>)
   // CHECK: } {ming.loop = #ming.loop<>}
   scf.for %i = %c0 to %c4 step %c1 {
   } {ming.loop = #ming.loop<>}
+  // CHECK: } {ming.carried_distance = 8 : i64, ming.loop = #ming.loop<ii = 1>}
+  scf.for %i = %c0 to %c4 step %c1 {
+  } {ming.carried_distance = 8 : i64, ming.loop = #ming.loop<ii = 1>}
 }
 
 // CHECK-LABEL: dfg.graph @g

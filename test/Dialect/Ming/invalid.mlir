@@ -156,6 +156,25 @@ func.func @f(%n: index) {
 
 // -----
 
+func.func @f(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'scf.for' op 'ming.carried_distance' must be an integer of at least 1, got 0 : i64}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {ming.carried_distance = 0 : i64}
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error@+1 {{'memref.alloca' op 'ming.carried_distance' belongs on an scf.for}}
+  %buf = memref.alloca() {ming.carried_distance = 4 : i64} : memref<4xf32>
+  return
+}
+
+// -----
+
 // The names of an earlier vocabulary are refused by name, not dropped.
 func.func @f(%n: index) {
   %c0 = arith.constant 0 : index

@@ -34,6 +34,12 @@
 // CHECK-NEXT:       v4[i1] = v7;
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
+// CHECK-NEXT:   for (int i2 = 0; i2 < 2; i2 += 1) {
+// CHECK-NEXT:     #pragma HLS PIPELINE II=1
+// CHECK-NEXT:     #pragma HLS DEPENDENCE variable=v4 type=inter direction=RAW distance=2 dependent=true
+// CHECK-NEXT:     const float v11 = v4[i2];
+// CHECK-NEXT:     v4[i2] = v11;
+// CHECK-NEXT:   }
 // CHECK-NEXT: }
 emitHLS.func @f(%x: !emitHLS.ptr<i8>, %y: !emitHLS.stream<i32>, %m: !emitHLS.array<2x3xf32>, %c: i1) {
   emitHLS.pragma.interface m_axi %x bundle = "gmem0" depth = 8 max_widen_bitwidth = 128 : !emitHLS.ptr<i8>
@@ -66,6 +72,12 @@ emitHLS.func @f(%x: !emitHLS.ptr<i8>, %y: !emitHLS.stream<i32>, %m: !emitHLS.arr
       %r = emitHLS.stream_read %s : !emitHLS.stream<i8>
       emitHLS.store %mv, %fa[%j] : !emitHLS.array<2xf32>
     }
+  }
+  emitHLS.for %k = 0 to 2 step 1 {
+    emitHLS.pragma.pipeline II = 1
+    emitHLS.pragma.dependence %fa distance = 2 : !emitHLS.array<2xf32>
+    %old = emitHLS.load %fa[%k] : !emitHLS.array<2xf32>
+    emitHLS.store %old, %fa[%k] : !emitHLS.array<2xf32>
   }
   emitHLS.return
 }

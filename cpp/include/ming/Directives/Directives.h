@@ -10,6 +10,7 @@
 //                                                        cycles an iteration takes outside
 //                                                        its inner loops)
 //   ming.flattened        unit                           scf.for Vitis flattens
+//   ming.carried_distance integer >= 1                   scf.for (read-modify-write)
 //   ming.partition        #ming.partition<...>           memref.alloca/get_global
 //   ming.estimate         #ming.estimate<...>            dfg.process
 //   ming.design           #ming.design<...>              dfg.graph
@@ -40,6 +41,13 @@ namespace ming::directives {
 inline constexpr llvm::StringLiteral kLoop = "ming.loop";
 inline constexpr llvm::StringLiteral kLoopEstimate = "ming.loop_estimate";
 inline constexpr llvm::StringLiteral kFlattened = "ming.flattened";
+/// On a loop that loads elements of a local buffer and stores them back
+/// updated (an accumulation in stream order): no element stored in one
+/// iteration is loaded again fewer than this many iterations later, counted
+/// before unrolling. The cost model bounds the loop's II by the chain
+/// through memory over that distance; the C++ states it to Vitis
+/// (DEPENDENCE), whose own analysis cannot see it through a modulo.
+inline constexpr llvm::StringLiteral kCarriedDistance = "ming.carried_distance";
 inline constexpr llvm::StringLiteral kPartition = "ming.partition";
 /// A unit attribute on a memref.alloca: the buffer is bound to UltraRAM (the
 /// DSE's choice; convert-dfg-to-emithls writes BIND_STORAGE impl=uram).
