@@ -1,7 +1,10 @@
 """Writes two small TFLite CNNs into DIR: cnn_float.tflite (float) and
 cnn_int8.tflite (full-integer int8, int8 input and output), from one Keras
 model with fixed random weights (conv 3x3 + ReLU, depthwise 3x3 stride 2 +
-ReLU6, 1x1 conv, global average pool, dense, softmax).
+ReLU6, 1x1 conv, global average pool, dense, softmax); and the same model
+as ONNX straight from Keras, cnn_keras.onnx: tf2onnx.convert.from_keras,
+which replaced keras2onnx, at opset 9 as keras2onnx wrote (an NHWC input
+transposed, Clip with attributes, Squeeze and MatMul).
 
     make_keras.py DIR
 """
@@ -45,6 +48,10 @@ def main(out):
     conv.inference_output_type = tf.int8
     with open(os.path.join(out, "cnn_int8.tflite"), "wb") as f:
         f.write(conv.convert())
+    import tf2onnx  # noqa: E402  (only this file needs it)
+    spec = (tf.TensorSpec((1, 12, 12, 3), tf.float32, name="input"),)
+    tf2onnx.convert.from_keras(m, input_signature=spec, opset=9,
+                               output_path=os.path.join(out, "cnn_keras.onnx"))
 
 
 if __name__ == "__main__":
