@@ -120,32 +120,25 @@ struct IntBuilder {
     return arith::TruncIOp::create(nb, l, out, r);
   }
 
-  /// out = requant(acc + offset) with per-index multipliers along `dim` of
-  /// acc (or one multiplier when fp.m has one element); |acc + offset| is at
-  /// most `bound` (what the producer can reach; -1 when unknown). In one
-  /// DSP (OneDsp.h) where that is exact.
-  Value requantise(Value acc, const FixedPoint &fp, int dim, int64_t offset, int64_t bound, const Quant &q,
-                   Type out) {
-    if (std::optional<OneDsp> one = oneDsp(fp.m, fp.shift, bound, q.lo - q.zp, q.hi - q.zp))
-      return requantiseOneDsp(acc, *one, dim, offset, q, out);
+  /// A generic over `acc` with elements of type `out`: each of `vectors`
+  /// (constants with one element per index along `dim`) joins acc as an
+  /// input, and `body` gets acc's element in i64 plus `offset`, then the
+  /// vectors' elements.
+  Value perElement(Value acc, int dim, int64_t offset, ArrayRef<Value> vectors, Type out,
+                   llvm::function_ref<Value(OpBuilder &, Location, Value, ValueRange)> body) {
     auto t = cast<RankedTensorType>(acc.getType());
     MLIRContext *ctx = b.getContext();
     unsigned rank = t.getRank();
     AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(dim < 0 ? 0 : dim, ctx));
     SmallVector<Value> ins{acc};
     SmallVector<AffineMap> maps{id};
-    bool perChannel = llvm::any_of(fp.m, [&](int64_t m) { return m != fp.m[0]; });
-    // Multipliers below 2^31 are stored as i32: a ROM half as wide, and a
-    // multiplier input of 32 bits.
-    bool narrowM = llvm::all_of(fp.m, [](int64_t m) { return m < (int64_t(1) << 31); });
-    if (perChannel) {
-      ins.push_back(constVector(fp.m, narrowM ? b.getI32Type() : b.getI64Type()));
-      maps.push_back(AffineMap::get(rank, 0, getAffineDimExpr(dim, ctx)));
+    for (Value v : vectors) {
+      ins.push_back(v);
+      maps.push_back(channel);
     }
     maps.push_back(id);
     SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
-    int64_t m0 = fp.m[0];
-    int shift = fp.shift;
     return linalg::GenericOp::create(
                b, loc, TypeRange{RankedTensorType::get(t.getShape(), out)}, ins, ValueRange{empty(acc, out)}, maps,
                iters,
@@ -154,26 +147,41 @@ struct IntBuilder {
                  if (offset != 0)
                    x = arith::AddIOp::create(nb, l, x,
                                              arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(offset)));
-                 x = narrow(nb, l, x, bound);
-                 Value m = !perChannel ? arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(m0)).getResult()
-                           : narrowM     ? arith::ExtSIOp::create(nb, l, nb.getI64Type(), args[1]).getResult()
-                                         : args[1];
-                 Value prod = arith::MulIOp::create(nb, l, x, m);
-                 linalg::YieldOp::create(nb, l, requantTail(nb, l, prod, shift, q.zp, q.lo, q.hi, out));
+                 linalg::YieldOp::create(nb, l, body(nb, l, x, args.drop_front()));
                })
         .getResult(0);
+  }
+
+  /// out = requant(acc + offset) with per-index multipliers along `dim` of
+  /// acc (or one multiplier when fp.m has one element); |acc + offset| is at
+  /// most `bound` (what the producer can reach; -1 when unknown). In one
+  /// DSP (OneDsp.h) where that is exact.
+  Value requantise(Value acc, const FixedPoint &fp, int dim, int64_t offset, int64_t bound, const Quant &q,
+                   Type out) {
+    if (std::optional<OneDsp> one = oneDsp(fp.m, fp.shift, bound, q.lo - q.zp, q.hi - q.zp))
+      return requantiseOneDsp(acc, *one, dim, offset, q, out);
+    bool perChannel = llvm::any_of(fp.m, [&](int64_t m) { return m != fp.m[0]; });
+    // Multipliers below 2^31 are stored as i32: a ROM half as wide, and a
+    // multiplier input of 32 bits.
+    bool narrowM = llvm::all_of(fp.m, [](int64_t m) { return m < (int64_t(1) << 31); });
+    SmallVector<Value> vectors;
+    if (perChannel)
+      vectors.push_back(constVector(fp.m, narrowM ? b.getI32Type() : b.getI64Type()));
+    int64_t m0 = fp.m[0];
+    int shift = fp.shift;
+    return perElement(acc, dim, offset, vectors, out, [&](OpBuilder &nb, Location l, Value x, ValueRange v) {
+      x = narrow(nb, l, x, bound);
+      Value m = !perChannel ? arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(m0)).getResult()
+                : narrowM   ? arith::ExtSIOp::create(nb, l, nb.getI64Type(), v[0]).getResult()
+                            : v[0];
+      Value prod = arith::MulIOp::create(nb, l, x, m);
+      return requantTail(nb, l, prod, shift, q.zp, q.lo, q.hi, out);
+    });
   }
 
   /// requantise in the form `one` gives: x clamped and centred to 18 bits,
   /// times a 27-bit signed operand, plus the centre's product (OneDsp).
   Value requantiseOneDsp(Value acc, const OneDsp &one, int dim, int64_t offset, const Quant &q, Type out) {
-    auto t = cast<RankedTensorType>(acc.getType());
-    MLIRContext *ctx = b.getContext();
-    unsigned rank = t.getRank();
-    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
-    AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(dim < 0 ? 0 : dim, ctx));
-    SmallVector<Value> ins{acc};
-    SmallVector<AffineMap> maps{id};
     bool perChannel = llvm::any_of(one.m, [&](int64_t m) { return m != one.m[0]; });
     bool centred = one.centre != 0;
     // The DSP's operand: the multiplier, less 2^26 with an offset.
@@ -181,44 +189,33 @@ struct IntBuilder {
     SmallVector<int64_t> operand;
     for (int64_t m : one.m)
       operand.push_back(m - offset26);
+    SmallVector<Value> vectors;
     if (perChannel) {
-      ins.push_back(constVector(operand, b.getI32Type()));
-      maps.push_back(channel);
-      if (centred) {
-        ins.push_back(constVector(one.k, b.getI64Type()));
-        maps.push_back(channel);
-      }
+      vectors.push_back(constVector(operand, b.getI32Type()));
+      if (centred)
+        vectors.push_back(constVector(one.k, b.getI64Type()));
     }
-    maps.push_back(id);
-    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
-    return linalg::GenericOp::create(
-               b, loc, TypeRange{RankedTensorType::get(t.getShape(), out)}, ins, ValueRange{empty(acc, out)}, maps,
-               iters,
-               [&](OpBuilder &nb, Location l, ValueRange args) {
-                 auto c = [&](int64_t v) {
-                   return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v)).getResult();
-                 };
-                 Value x = arith::ExtSIOp::create(nb, l, nb.getI64Type(), args[0]);
-                 if (offset != 0)
-                   x = arith::AddIOp::create(nb, l, x, c(offset));
-                 if (one.clamp) {
-                   x = arith::MaxSIOp::create(nb, l, x, c(one.xlo));
-                   x = arith::MinSIOp::create(nb, l, x, c(one.xhi));
-                   if (centred)
-                     x = arith::SubIOp::create(nb, l, x, c(one.centre));
-                 }
-                 x = narrow(nb, l, x, (int64_t(1) << 17) - 1);
-                 Value m = perChannel ? narrow(nb, l, arith::ExtSIOp::create(nb, l, nb.getI64Type(), args[1]),
-                                               (int64_t(1) << 26) - 1)
-                                      : c(operand[0]);
-                 Value prod = arith::MulIOp::create(nb, l, x, m);
-                 if (one.offset)
-                   prod = arith::AddIOp::create(nb, l, prod, arith::ShLIOp::create(nb, l, x, c(26)));
-                 if (centred)
-                   prod = arith::AddIOp::create(nb, l, prod, perChannel ? args[2] : c(one.k[0]));
-                 linalg::YieldOp::create(nb, l, requantTail(nb, l, prod, one.shift, q.zp, q.lo, q.hi, out));
-               })
-        .getResult(0);
+    return perElement(acc, dim, offset, vectors, out, [&](OpBuilder &nb, Location l, Value x, ValueRange v) {
+      auto c = [&](int64_t value) {
+        return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(value)).getResult();
+      };
+      if (one.clamp) {
+        x = arith::MaxSIOp::create(nb, l, x, c(one.xlo));
+        x = arith::MinSIOp::create(nb, l, x, c(one.xhi));
+        if (centred)
+          x = arith::SubIOp::create(nb, l, x, c(one.centre));
+      }
+      x = narrow(nb, l, x, (int64_t(1) << 17) - 1);
+      Value m = perChannel ? narrow(nb, l, arith::ExtSIOp::create(nb, l, nb.getI64Type(), v[0]),
+                                    (int64_t(1) << 26) - 1)
+                           : c(operand[0]);
+      Value prod = arith::MulIOp::create(nb, l, x, m);
+      if (one.offset)
+        prod = arith::AddIOp::create(nb, l, prod, arith::ShLIOp::create(nb, l, x, c(26)));
+      if (centred)
+        prod = arith::AddIOp::create(nb, l, prod, perChannel ? v[1] : c(one.k[0]));
+      return requantTail(nb, l, prod, one.shift, q.zp, q.lo, q.hi, out);
+    });
   }
 };
 
