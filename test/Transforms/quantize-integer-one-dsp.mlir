@@ -323,8 +323,8 @@ func.func @too_wide(%x: tensor<1x64xf32>) -> tensor<1x2xf32> {
 // 0.0371 / 0.0611 and 0.0523 / 0.0611 at shift 26: 40748589 and 57443430.
 // CHECK-LABEL: func.func @add
 // CHECK: ^bb0(%{{.*}}: i8, %{{.*}}: i8, %{{.*}}: i8):
-// CHECK-DAG: arith.muli %{{.*}}, %c40748589_i64 : i64
-// CHECK-DAG: arith.muli %{{.*}}, %c57443430_i64 : i64
+// CHECK: arith.muli %{{.*}}, %c40748589_i64 : i64
+// CHECK: arith.muli %{{.*}}, %c57443430_i64 : i64
 // CHECK: arith.shrsi %{{.*}}, %c26_i64
 // CHECK-NOT: arith.muli
 // CHECK: return

@@ -449,7 +449,10 @@ std::optional<Value> Rewriter::add(linalg::GenericOp g, const Quant &q, Type out
                  e = IntBuilder::narrow(nb, l, e, IntBuilder::centredMagnitude(v.getType(), z));
                  return arith::MulIOp::create(nb, l, e, k(m)).getResult();
                };
-               Value s = arith::AddIOp::create(nb, l, term(args[0], za, ma), term(args[1], zc, mc));
+               // Named first: as call arguments their order would be the compiler's.
+               Value first = term(args[0], za, ma);
+               Value second = term(args[1], zc, mc);
+               Value s = arith::AddIOp::create(nb, l, first, second);
                linalg::YieldOp::create(nb, l, ib.requantTail(nb, l, s, shift, q.zp, q.lo, q.hi, outElem));
              })
       .getResult(0);
