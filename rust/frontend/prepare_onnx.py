@@ -8,6 +8,8 @@ front end's Python (the checkout's .venv) before iree-import-onnx.
   tensors, per-channel scales and the model's NHWC interface).
 - Opsets before 17 are upgraded with onnx's version converter: the importer's
   lowering of Softmax, Flatten, BatchNormalization ... follows opset 13+.
+- Operators outside the list ming compiles (onnx_ops.py) are refused by
+  name, with their nodes.
 - Symbolic dimensions are fixed: by --shape when given, else a symbolic
   leading (batch) dimension becomes 1. Any other symbolic dimension is an error.
 - Sliding windows and pads whose attributes the importer lowers differently
@@ -24,6 +26,7 @@ Python package is missing (the message names it and how to install it).
 import os
 import sys
 
+from onnx_ops import check_operators
 from onnx_util import attr, fail, need, say, value_shapes
 from onnx_windows import canonical_pools, conv_same_pads, crops_as_slices, mirror_pads_as_concats
 
@@ -190,6 +193,7 @@ def main(argv):
             fail(f"'{src}' uses ONNX opset {opset}, and onnx's version converter cannot bring it "
                  f"to opset {TARGET_OPSET}: {e}")
         say("remark", f"'{src}' upgraded from ONNX opset {opset} to {TARGET_OPSET}")
+    check_operators(model)
 
     initializers = {t.name for t in model.graph.initializer}
     inputs = [v for v in model.graph.input if v.name not in initializers]

@@ -1,0 +1,85 @@
+"""The ONNX operators ming compiles (README.md, "Operators"), checked before
+import: a model with any other is refused here, naming each operator and its
+nodes, instead of failing later on the linalg it would become.
+
+Each entry was compiled with --hls and compared with onnxruntime in C
+simulation (test/onnx, test/models, test/tflite).
+"""
+from onnx_util import fail
+
+# Layers and activations, with their quantised forms.
+COMPUTE = {
+    "Conv", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Gemm", "MatMul",
+    "BatchNormalization", "Relu", "Clip", "LeakyRelu", "PRelu", "Elu", "Selu", "Celu", "Sigmoid",
+    "Tanh", "HardSigmoid", "HardSwish", "ThresholdedRelu", "Shrink", "Softmax", "LogSoftmax",
+    "Add", "Sub", "Mul", "Div", "Max", "Min", "Sum", "Mean", "Abs", "Neg", "Exp", "Log", "Sqrt",
+    "Floor", "Ceil", "Round", "Sign", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceSum",
+    "ReduceL2", "Concat", "Split", "Slice", "Pad", "Resize", "Upsample",
+    "QuantizeLinear", "DequantizeLinear",
+}
+# Activations with no float C++ of their own (erf, log1p) that are
+# compiled only quantised: between a DequantizeLinear and QuantizeLinear,
+# `ming-quantize-integer` evaluates them at compile time into a 256-entry
+# table.
+TABLE_ONLY = {"Softplus", "Gelu", "Erf", "Mish"}
+# Reshapes and renames of the stream, and arithmetic on shapes and constants
+# that the importer folds away (PyTorch's Shape-Gather-Concat-Reshape flatten).
+STRUCTURE = {
+    "Flatten", "Reshape", "Squeeze", "Unsqueeze", "Transpose", "Identity", "Dropout", "Constant",
+    "ConstantOfShape", "Shape", "Cast", "Expand",
+}
+
+
+def _constant_producers(graph):
+    """Names of values known at compile time: initializers, Constant and
+    Shape outputs (static shapes), and what only such values feed."""
+    known = {t.name for t in graph.initializer}
+    for node in graph.node:
+        if node.op_type in ("Constant", "Shape") or (
+                node.input and all(i in known or not i for i in node.input)):
+            known.update(node.output)
+    return known
+
+
+def check_operators(model):
+    """Refuses a model with an operator outside the list (exit status 1)."""
+    graph = model.graph
+    known = _constant_producers(graph)
+    producer = {o: n for n in graph.node for o in n.output}
+    consumers = {}
+    for n in graph.node:
+        for i in n.input:
+            consumers.setdefault(i, []).append(n)
+    outputs = {v.name for v in graph.output}
+
+    def quantised(node):
+        src = producer.get(node.input[0]) if node.input else None
+        users = [u for o in node.output for u in consumers.get(o, [])]
+        return (src is not None and src.op_type == "DequantizeLinear" and users
+                and all(u.op_type == "QuantizeLinear" for u in users)
+                and not any(o in outputs for o in node.output))
+
+    outside = {}
+    for node in graph.node:
+        domain = node.domain if node.domain not in ("", "ai.onnx") else ""
+        op = node.op_type if not domain else f"{domain}.{node.op_type}"
+        ok = not domain and (node.op_type in COMPUTE or node.op_type in STRUCTURE)
+        # Gather only on values known at compile time (shapes, constants): a
+        # gather of streamed data reads it at computed addresses.
+        if not domain and node.op_type == "Gather":
+            ok = bool(node.input) and node.input[0] in known
+        if not domain and node.op_type in TABLE_ONLY:
+            ok = quantised(node)
+        if not ok:
+            outside.setdefault(op, []).append(node.name or "?")
+    if not outside:
+        return
+    named = ", ".join(
+        f"{op} (node{'s' if len(nodes) > 1 else ''} "
+        + ", ".join(f"'{n}'" for n in nodes[:3]) + (f" and {len(nodes) - 3} more" if len(nodes) > 3 else "")
+        + ")" for op, nodes in sorted(outside.items()))
+    supported = ", ".join(sorted(COMPUTE | STRUCTURE | {"Gather"}))
+    tables = ", ".join(sorted(TABLE_ONLY))
+    fail(f"unsupported ONNX operator{'s' if len(outside) > 1 else ''} {named}. ming compiles these "
+         f"ONNX operators: {supported} (Gather of constants and shapes only); and, quantised between "
+         f"DequantizeLinear and QuantizeLinear, {tables} (README.md, 'Operators')")

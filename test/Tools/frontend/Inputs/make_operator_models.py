@@ -1,0 +1,91 @@
+"""Writes the models of onnx-operators.test into DIR: einsum_topk.onnx (two
+operators ming does not compile), gather_data.onnx (a Gather of streamed
+data), torch_flatten.onnx (a Gather of a shape, as PyTorch flattens),
+gelu_float.onnx and gelu_qdq.onnx (Gelu, float and between QDQ pairs),
+elementwise.onnx (one output per elementwise or reducing operator of the
+list that no other test compiles).
+
+    make_operator_models.py DIR
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto as T, helper as h, numpy_helper as nh
+
+
+def value(name, shape, elem=T.FLOAT):
+    return h.make_tensor_value_info(name, elem, shape)
+
+
+def save(graph, path, opset=17):
+    m = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)])
+    m.ir_version = 9 if opset >= 19 else 8
+    onnx.save(m, path)
+
+
+def main(out):
+    os.makedirs(out, exist_ok=True)
+    rng = np.random.default_rng(0)
+    save(h.make_graph(
+        [h.make_node("Relu", ["x"], ["r"], name="relu"),
+         h.make_node("Einsum", ["r", "r"], ["m"], equation="ij,jk->ik", name="mix"),
+         h.make_node("TopK", ["m", "k"], ["v", "i"], name="best")],
+        "einsum_topk", [value("x", [4, 4])], [value("v", [4, 2])],
+        [h.make_tensor("k", T.INT64, [1], [2])]), os.path.join(out, "einsum_topk.onnx"))
+    save(h.make_graph(
+        [h.make_node("Gather", ["x", "i"], ["y"], axis=0, name="lookup")],
+        "gather_data", [value("x", [4, 16])], [value("y", [2, 16])],
+        [h.make_tensor("i", T.INT64, [2], [3, 1])]), os.path.join(out, "gather_data.onnx"))
+    w = nh.from_array(rng.uniform(-0.5, 0.5, (4, 3, 3, 3)).astype(np.float32), "w")
+    wf = nh.from_array(rng.uniform(-0.5, 0.5, (144, 5)).astype(np.float32), "wf")
+    save(h.make_graph(
+        [h.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1], name="conv"),
+         h.make_node("Shape", ["c"], ["s"], name="shape"),
+         h.make_node("Gather", ["s", "zero"], ["n"], axis=0, name="batch"),
+         h.make_node("Unsqueeze", ["n", "axes"], ["n1"], name="unsqueeze"),
+         h.make_node("Concat", ["n1", "minus_one"], ["shp"], axis=0, name="cat"),
+         h.make_node("Reshape", ["c", "shp"], ["f"], name="flatten"),
+         h.make_node("MatMul", ["f", "wf"], ["y"], name="fc")],
+        "torch_flatten", [value("x", [1, 3, 6, 6])], [value("y", [1, 5])],
+        [w, wf, nh.from_array(np.array(0, np.int64), "zero"),
+         nh.from_array(np.array([0], np.int64), "axes"),
+         nh.from_array(np.array([-1], np.int64), "minus_one")]),
+        os.path.join(out, "torch_flatten.onnx"), opset=13)
+    save(h.make_graph([h.make_node("Gelu", ["x"], ["y"], name="act")], "gelu_float",
+                      [value("x", [1, 4, 6, 6])], [value("y", [1, 4, 6, 6])]),
+         os.path.join(out, "gelu_float.onnx"), opset=20)
+    scales = [nh.from_array(np.array(0.05, np.float32), "s"), nh.from_array(np.array(3, np.int8), "z"),
+              nh.from_array(np.array(0.04, np.float32), "so"), nh.from_array(np.array(-20, np.int8), "zo")]
+    save(h.make_graph(
+        [h.make_node("QuantizeLinear", ["x", "s", "z"], ["xq"], name="q_in"),
+         h.make_node("DequantizeLinear", ["xq", "s", "z"], ["xd"], name="dq_in"),
+         h.make_node("Gelu", ["xd"], ["a"], name="act"),
+         h.make_node("QuantizeLinear", ["a", "so", "zo"], ["aq"], name="q_out"),
+         h.make_node("DequantizeLinear", ["aq", "so", "zo"], ["y"], name="dq_out")],
+        "gelu_qdq", [value("x", [1, 4, 6, 6])], [value("y", [1, 4, 6, 6])], scales),
+        os.path.join(out, "gelu_qdq.onnx"), opset=20)
+    elementwise(out, rng)
+
+
+def elementwise(out, rng):
+    w = nh.from_array(rng.uniform(-0.5, 0.5, (4, 3, 3, 3)).astype(np.float32), "w")
+    k = nh.from_array(np.array([0.1], np.float32), "k")
+    axes = nh.from_array(np.array([2, 3], np.int64), "axes")
+    unary = ["Celu", "ThresholdedRelu", "Shrink", "Abs", "Neg", "Exp", "Floor", "Ceil", "Round", "Sign"]
+    binary = ["Max", "Min", "Sum", "Mean"]
+    reduce = ["ReduceMax", "ReduceMin", "ReduceSum", "ReduceL2"]
+    nodes = [h.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1], name="conv")]
+    outs = []
+    for op in unary + binary + reduce:
+        name = op.lower()
+        ins = ["c"] + (["k"] if op in binary else ["axes"] if op in reduce else [])
+        nodes.append(h.make_node(op, ins, [name], name=name))
+        outs.append(value(name, [1, 4, 1, 1] if op in reduce else [1, 4, 6, 6]))
+    save(h.make_graph(nodes, "elementwise", [value("x", [1, 3, 6, 6])], outs, [w, k, axes]),
+         os.path.join(out, "elementwise.onnx"), opset=18)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
