@@ -335,6 +335,109 @@ func.func @gemm_relu_clip(%x: tensor<1x3xf32>) -> tensor<1x2xf32> {
   return %yd : tensor<1x2xf32>
 }
 
+// -----
+
+// The same clamp as tf2onnx's ReLU6 imports (its bounds as rank-0 tensor
+// operands, each select keeping the bound when the compare holds): the same
+// requantisation bounds, and no float op left.
+// CHECK-LABEL: func.func @gemm_relu6_tensor_bounds
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3xi8>, tensor<3x2xi8>) outs(%{{.*}} : tensor<1x2xi32>)
+// CHECK: arith.maxsi %{{.*}}, %c0_i64
+// CHECK: arith.minsi %{{.*}}, %c4_i64
+// CHECK-NOT: arith.select
+// CHECK-NOT: arith.cmpf
+// CHECK: return
+#m2 = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @gemm_relu6_tensor_bounds(%x: tensor<1x3xf32>) -> tensor<1x2xf32> {
+  %s_in = arith.constant 0.5 : f32
+  %zp_in = arith.constant 2.0 : f32
+  %zp_in_i = arith.constant 2 : i32
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %s_out = arith.constant 0.25 : f32
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[1, 2], [1, 2], [1, 2]]> : tensor<3x2xi8>
+  %sw = arith.constant dense<[0.5, 0.25]> : tensor<2xf32>
+  %zw = arith.constant dense<0> : tensor<2xi8>
+  // Bias 0.5 and 1.5: 2 and 12 in units of 0.25 and 0.125, minus zp 2 * sum(w) = (3, 6).
+  %bias = arith.constant dense<[2, 12]> : tensor<2xi32>
+  %sb = arith.constant dense<[0.25, 0.125]> : tensor<2xf32>
+  %e8 = tensor.empty() : tensor<1x3xi8>
+  %ef = tensor.empty() : tensor<1x3xf32>
+  %xq = linalg.generic {indexing_maps = [#m2, #m2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<1x3xf32>) outs(%e8 : tensor<1x3xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s_in : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zp_in : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<1x3xi8>
+  %xd = linalg.generic {indexing_maps = [#m2, #m2], iterator_types = ["parallel", "parallel"]} ins(%xq : tensor<1x3xi8>) outs(%ef : tensor<1x3xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.extsi %in : i8 to i32
+    %1 = arith.subi %0, %zp_in_i : i32
+    %2 = arith.sitofp %1 : i32 to f32
+    %3 = arith.mulf %2, %s_in : f32
+    linalg.yield %3 : f32
+  } -> tensor<1x3xf32>
+  %ew = tensor.empty() : tensor<3x2xf32>
+  %wd = linalg.generic {indexing_maps = [#m2, #col, #col, #m2], iterator_types = ["parallel", "parallel"]} ins(%w, %sw, %zw : tensor<3x2xi8>, tensor<2xf32>, tensor<2xi8>) outs(%ew : tensor<3x2xf32>) {
+  ^bb0(%in: i8, %s: f32, %z: i8, %out: f32):
+    %0 = arith.extsi %z : i8 to i16
+    %1 = arith.extsi %in : i8 to i16
+    %2 = arith.subi %1, %0 : i16
+    %3 = arith.sitofp %2 : i16 to f32
+    %4 = arith.mulf %3, %s : f32
+    linalg.yield %4 : f32
+  } -> tensor<3x2xf32>
+  %eb = tensor.empty() : tensor<2xf32>
+  %bd = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%bias, %sb : tensor<2xi32>, tensor<2xf32>) outs(%eb : tensor<2xf32>) {
+  ^bb0(%in: i32, %s: f32, %out: f32):
+    %0 = arith.sitofp %in : i32 to f32
+    %1 = arith.mulf %0, %s : f32
+    linalg.yield %1 : f32
+  } -> tensor<2xf32>
+  %e2 = tensor.empty() : tensor<1x2xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %mm = linalg.matmul ins(%xd, %wd : tensor<1x3xf32>, tensor<3x2xf32>) outs(%fill : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %sum = linalg.generic {indexing_maps = [#m2, #col, #m2], iterator_types = ["parallel", "parallel"]} ins(%mm, %bd : tensor<1x2xf32>, tensor<2xf32>) outs(%e2 : tensor<1x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %0 = arith.addf %a, %b : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x2xf32>
+  %six = arith.constant dense<1.0> : tensor<f32>
+  %nought = arith.constant dense<0.0> : tensor<f32>
+  %clip = linalg.generic {indexing_maps = [#m2, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> ()>, #m2], iterator_types = ["parallel", "parallel"]} ins(%sum, %nought, %six : tensor<1x2xf32>, tensor<f32>, tensor<f32>) outs(%e2 : tensor<1x2xf32>) {
+  ^bb0(%in: f32, %l: f32, %h: f32, %out: f32):
+    %0 = arith.cmpf ult, %in, %l : f32
+    %1 = arith.select %0, %l, %in : f32
+    %2 = arith.cmpf ugt, %1, %h : f32
+    %3 = arith.select %2, %h, %1 : f32
+    linalg.yield %3 : f32
+  } -> tensor<1x2xf32>
+  %e28 = tensor.empty() : tensor<1x2xi8>
+  %yq = linalg.generic {indexing_maps = [#m2, #m2], iterator_types = ["parallel", "parallel"]} ins(%clip : tensor<1x2xf32>) outs(%e28 : tensor<1x2xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s_out : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<1x2xi8>
+  %yd = linalg.generic {indexing_maps = [#m2, #m2], iterator_types = ["parallel", "parallel"]} ins(%yq : tensor<1x2xi8>) outs(%e2 : tensor<1x2xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %s_out : f32
+    linalg.yield %1 : f32
+  } -> tensor<1x2xf32>
+  return %yd : tensor<1x2xf32>
+}
+
 
 // -----
 

@@ -16,7 +16,9 @@
 namespace ming::quant {
 
 /// An elementwise clamp of one float tensor by constants (ReLU as IREE
-/// writes it, cmpf + select; Clip as max/min): its input and bounds.
+/// writes it, cmpf + select; Clip as max/min, or as cmpf + select with its
+/// bounds as scalar tensor operands, as tf2onnx's ReLU6 imports): its input
+/// and bounds.
 struct Clamp {
   Value input;
   std::optional<double> lo, hi;
@@ -24,10 +26,23 @@ struct Clamp {
 
 static std::optional<Clamp> clampOf(Value v) {
   auto g = v.getDefiningOp<linalg::GenericOp>();
-  if (!g || !isElementwise(g) || g.getNumDpsInputs() != 1 || !isa<FloatType>(elementTypeOf(v)) ||
+  if (!g || !isElementwise(g) || g.getNumDpsInputs() < 1 || !isa<FloatType>(elementTypeOf(v)) ||
       !isa<FloatType>(elementTypeOf(g.getDpsInputOperand(0)->get())) ||
       !g.getMatchingIndexingMap(g.getDpsInputOperand(0)).isIdentity())
     return std::nullopt;
+  // Operands past the first hold the bounds: constants of one value.
+  auto bound = [&](Value b) -> std::optional<double> {
+    if (std::optional<double> k = scalarConstant(b))
+      return k;
+    auto arg = dyn_cast<BlockArgument>(b);
+    if (!arg || arg.getOwner() != g.getBody() || arg.getArgNumber() == 0 ||
+        arg.getArgNumber() >= g.getNumDpsInputs())
+      return std::nullopt;
+    return scalarConstant(g.getDpsInputOperand(arg.getArgNumber())->get());
+  };
+  for (unsigned k = 1; k < g.getNumDpsInputs(); ++k)
+    if (!scalarConstant(g.getDpsInputOperand(k)->get()))
+      return std::nullopt;
   Clamp c{g.getDpsInputOperand(0)->get(), std::nullopt, std::nullopt};
   Value arg = g.getBody()->getArgument(0);
   Value x = cast<linalg::YieldOp>(g.getBody()->getTerminator()).getOperand(0);
@@ -38,10 +53,10 @@ static std::optional<Clamp> clampOf(Value v) {
     if (!op || op->getBlock() != g.getBody())
       return std::nullopt;
     if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MinimumFOp, arith::MinNumFOp>(op)) {
-      std::optional<double> k = scalarConstant(op->getOperand(1));
+      std::optional<double> k = bound(op->getOperand(1));
       Value rest = op->getOperand(0);
       if (!k) {
-        k = scalarConstant(op->getOperand(0));
+        k = bound(op->getOperand(0));
         rest = op->getOperand(1);
       }
       if (!k)
@@ -50,28 +65,35 @@ static std::optional<Clamp> clampOf(Value v) {
       x = rest;
       continue;
     }
-    // select(x > k, x, k) = max(x, k); select(x < k, x, k) = min(x, k).
+    // select(x > k, x, k) = max(x, k); select(x < k, x, k) = min(x, k);
+    // and with the values swapped, select(x < k, k, x) = max(x, k),
+    // select(x > k, k, x) = min(x, k).
     auto sel = dyn_cast<arith::SelectOp>(op);
     auto cmp = sel ? sel.getCondition().getDefiningOp<arith::CmpFOp>() : nullptr;
-    if (!cmp || cmp.getLhs() != sel.getTrueValue())
+    if (!cmp)
       return std::nullopt;
-    std::optional<double> k = scalarConstant(cmp.getRhs());
-    std::optional<double> other = scalarConstant(sel.getFalseValue());
+    bool keepsX = cmp.getLhs() == sel.getTrueValue();
+    if (!keepsX && cmp.getLhs() != sel.getFalseValue())
+      return std::nullopt;
+    std::optional<double> k = bound(cmp.getRhs());
+    std::optional<double> other = bound(keepsX ? sel.getFalseValue() : sel.getTrueValue());
     if (!k || !other || *k != *other)
       return std::nullopt;
+    bool greater;
     switch (cmp.getPredicate()) {
     case arith::CmpFPredicate::OGT: case arith::CmpFPredicate::UGT:
     case arith::CmpFPredicate::OGE: case arith::CmpFPredicate::UGE:
-      lower(*k);
+      greater = true;
       break;
     case arith::CmpFPredicate::OLT: case arith::CmpFPredicate::ULT:
     case arith::CmpFPredicate::OLE: case arith::CmpFPredicate::ULE:
-      upper(*k);
+      greater = false;
       break;
     default:
       return std::nullopt;
     }
-    x = sel.getTrueValue();
+    greater == keepsX ? lower(*k) : upper(*k);
+    x = cmp.getLhs();
   }
   if (!c.lo && !c.hi)
     return std::nullopt;
