@@ -1141,3 +1141,81 @@ func.func @softmax_first_axis(%x: tensor<4x2xi8>) -> tensor<4x2xi8> {
   } -> tensor<4x2xi8>
   return %yq : tensor<4x2xi8>
 }
+// -----
+
+// A ReduceMean between a dequantize and a quantize, as IREE imports it: a
+// sum over the map (one input), a division by the count, and a reshape
+// (the Squeeze after it) before the quantize. The quantize moves above the
+// reshape, and the mean is an i32 sum requantised by 0.5 / (4 * 0.25): no
+// float op is left between the quantize and the dequantize.
+// CHECK-LABEL: func.func @reduce_mean
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%{{.*}} : tensor<1x2x2x2xi8>) outs(%{{.*}} : tensor<1x2x1x1xi32>)
+// CHECK: arith.addi
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : tensor<1x2x1x1xi8> into tensor<1x2xi8>
+// CHECK-NOT: arith.divf
+// CHECK: return
+#q4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#r4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>
+#q2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @reduce_mean(%x: tensor<1x2x2x2xf32>) -> tensor<1x2xf32> {
+  %s_in = arith.constant 0.5 : f32
+  %zp_in = arith.constant 2.0 : f32
+  %zp_in_i = arith.constant 2 : i32
+  %lo = arith.constant -128.0 : f32
+  %hi = arith.constant 127.0 : f32
+  %s_out = arith.constant 0.25 : f32
+  %zero = arith.constant 0.0 : f32
+  %four = arith.constant 4.0 : f32
+  %e8 = tensor.empty() : tensor<1x2x2x2xi8>
+  %ef = tensor.empty() : tensor<1x2x2x2xf32>
+  %xq = linalg.generic {indexing_maps = [#q4, #q4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x2x2x2xf32>) outs(%e8 : tensor<1x2x2x2xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s_in : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zp_in : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<1x2x2x2xi8>
+  %xd = linalg.generic {indexing_maps = [#q4, #q4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%xq : tensor<1x2x2x2xi8>) outs(%ef : tensor<1x2x2x2xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.extsi %in : i8 to i32
+    %1 = arith.subi %0, %zp_in_i : i32
+    %2 = arith.sitofp %1 : i32 to f32
+    %3 = arith.mulf %2, %s_in : f32
+    linalg.yield %3 : f32
+  } -> tensor<1x2x2x2xf32>
+  %es = tensor.empty() : tensor<1x2x1x1xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%es : tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32>
+  %sum = linalg.generic {indexing_maps = [#q4, #r4], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%xd : tensor<1x2x2x2xf32>) outs(%fill : tensor<1x2x1x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x2x1x1xf32>
+  %mean = linalg.generic {indexing_maps = [#q4, #q4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%sum : tensor<1x2x1x1xf32>) outs(%es : tensor<1x2x1x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.divf %in, %four : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x2x1x1xf32>
+  %flat = tensor.collapse_shape %mean [[0], [1, 2, 3]] : tensor<1x2x1x1xf32> into tensor<1x2xf32>
+  %e2 = tensor.empty() : tensor<1x2xi8>
+  %ef2 = tensor.empty() : tensor<1x2xf32>
+  %yq = linalg.generic {indexing_maps = [#q2, #q2], iterator_types = ["parallel", "parallel"]} ins(%flat : tensor<1x2xf32>) outs(%e2 : tensor<1x2xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %0 = arith.divf %in, %s_out : f32
+    %1 = math.roundeven %0 : f32
+    %2 = arith.addf %1, %zero : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptosi %4 : f32 to i8
+    linalg.yield %5 : i8
+  } -> tensor<1x2xi8>
+  %yd = linalg.generic {indexing_maps = [#q2, #q2], iterator_types = ["parallel", "parallel"]} ins(%yq : tensor<1x2xi8>) outs(%ef2 : tensor<1x2xf32>) {
+  ^bb0(%in: i8, %out: f32):
+    %0 = arith.sitofp %in : i8 to f32
+    %1 = arith.mulf %0, %s_out : f32
+    linalg.yield %1 : f32
+  } -> tensor<1x2xf32>
+  return %yd : tensor<1x2xf32>
+}

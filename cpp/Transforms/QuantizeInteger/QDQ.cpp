@@ -210,10 +210,14 @@ int singleDim(AffineMap m) {
 }
 
 std::optional<Reduction> matchReduction(linalg::GenericOp g) {
-  if (g.getNumDpsInputs() != 2 || g.getNumDpsInits() != 1 || g.getNumReductionLoops() == 0)
+  // Pools read a window tensor beside their input; a ReduceMean's sum reads
+  // only its input.
+  unsigned inputs = g.getNumDpsInputs();
+  if ((inputs != 1 && inputs != 2) || g.getNumDpsInits() != 1 || g.getNumReductionLoops() == 0)
     return std::nullopt;
   Block *body = g.getBody();
-  Value a = body->getArgument(0), b = body->getArgument(1), out = body->getArgument(2);
+  Value a = body->getArgument(0), b = inputs == 2 ? body->getArgument(1) : Value(),
+        out = body->getArgument(inputs);
   Operation *acc = cast<linalg::YieldOp>(body->getTerminator()).getOperand(0).getDefiningOp();
   if (!acc || acc->getNumOperands() != 2)
     return std::nullopt;
@@ -231,7 +235,7 @@ std::optional<Reduction> matchReduction(linalg::GenericOp g) {
       if ((mul.getLhs() == a && mul.getRhs() == b) || (mul.getLhs() == b && mul.getRhs() == a))
         return Reduction::MulAdd;
   }
-  if (isa<arith::MaximumFOp, arith::MaxNumFOp>(acc) && other == a)
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp>(acc) && other == a && inputs == 2)
     return Reduction::Max;
   return std::nullopt;
 }

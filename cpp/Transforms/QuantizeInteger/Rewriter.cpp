@@ -393,7 +393,8 @@ std::optional<Value> Rewriter::contraction(linalg::GenericOp g, std::optional<Co
   return ib.requantise(acc.getResult(0), *fp, outDim, 0, bound, q, outElem);
 }
 
-/// Q(sum pooling / n): i32 sum, requantised with the zero point folded.
+/// Q(sum / n) of a sum pooling or a ReduceMean's sum: i32 sum, requantised
+/// with the zero point folded.
 std::optional<Value> Rewriter::average(linalg::GenericOp sum, double divisor, const Quant &q, Type outElem) {
   auto x = asQuant(sum.getDpsInputOperand(0)->get());
   if (!x)
@@ -402,23 +403,36 @@ std::optional<Value> Rewriter::average(linalg::GenericOp sum, double divisor, co
   std::optional<double> start = init ? scalarConstant(init->first) : std::nullopt;
   if (!start || *start != 0)
     return fail("a sum pooling that does not start from 0"), std::nullopt;
-  auto window = dyn_cast<RankedTensorType>(sum.getDpsInputOperand(1)->get().getType());
-  if (!window || !window.hasStaticShape())
-    return fail("a pooling window of unknown size"), std::nullopt;
+  // Terms per output: the pool's window, or the reduced loops' trips.
+  int64_t n = 1;
+  if (sum.getNumDpsInputs() == 2) {
+    auto window = dyn_cast<RankedTensorType>(sum.getDpsInputOperand(1)->get().getType());
+    if (!window || !window.hasStaticShape())
+      return fail("a pooling window of unknown size"), std::nullopt;
+    n = window.getNumElements();
+  } else {
+    for (auto [range, type] : llvm::zip(sum.getStaticLoopRanges(), sum.getIteratorTypesArray()))
+      if (type == utils::IteratorType::reduction) {
+        if (ShapedType::isDynamic(range))
+          return fail("a sum over a dynamic range"), std::nullopt;
+        n *= range;
+      }
+  }
   auto fp = fixedPoint({x->scale / (divisor * q.scale)});
   if (!fp)
     return fail("a requantisation multiplier out of range"), std::nullopt;
   IntBuilder ib{b, sum.getLoc()};
   Type i32 = b.getI32Type();
   Value acc0 = ib.fill(sum.getResult(0), i32, 0);
+  SmallVector<Value> ins{x->q};
+  if (sum.getNumDpsInputs() == 2)
+    ins.push_back(sum.getDpsInputOperand(1)->get());
   auto acc = linalg::GenericOp::create(
-      b, sum.getLoc(), TypeRange{acc0.getType()}, ValueRange{x->q, sum.getDpsInputOperand(1)->get()},
-      ValueRange{acc0}, sum.getIndexingMapsArray(), sum.getIteratorTypesArray(),
-      [&](OpBuilder &nb, Location l, ValueRange args) {
+      b, sum.getLoc(), TypeRange{acc0.getType()}, ins, ValueRange{acc0}, sum.getIndexingMapsArray(),
+      sum.getIteratorTypesArray(), [&](OpBuilder &nb, Location l, ValueRange args) {
         Value a = arith::ExtSIOp::create(nb, l, i32, args[0]);
-        linalg::YieldOp::create(nb, l, arith::AddIOp::create(nb, l, args[2], a).getResult());
+        linalg::YieldOp::create(nb, l, arith::AddIOp::create(nb, l, args.back(), a).getResult());
       });
-  int64_t n = window.getNumElements();
   int64_t bound = n * IntBuilder::centredMagnitude(x->q.getType(), x->zp);
   return ib.requantise(acc.getResult(0), *fp, -1, -n * x->zp, bound, q, outElem);
 }
@@ -528,24 +542,63 @@ std::optional<Value> Rewriter::mul(linalg::GenericOp g, const Quant &q, Type out
 }
 
 /// The integer value replacing anchor `qop`, or nullopt with `why` set.
+/// A reshape of a value computed in float here (not of quantised values,
+/// which asQuant moves as integers): a ReduceMean's division before the
+/// Squeeze that follows it.
+static bool reshapesFloatResult(Operation *def) {
+  if (!isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
+    return false;
+  Value src = def->getOperand(0);
+  auto g = src.getDefiningOp<linalg::GenericOp>();
+  return g && !matchDequant(src) && matchReduction(g) != Reduction::Max;
+}
+
 std::optional<Value> Rewriter::rewriteAnchor(linalg::GenericOp qop, const Quant &anchor) {
   why.clear();
   Value in = qop.getDpsInputOperand(0)->get();
   Type outElem = elementTypeOf(qop.getResult(0));
   b.setInsertionPoint(qop);
   // Quantising is monotone, so Q(clamp(y, a, b)) = clamp(Q(y), Q(a), Q(b)):
-  // a ReLU or clip before the quantize narrows its integer bounds.
+  // a ReLU or clip before the quantize narrows its integer bounds. It is
+  // elementwise, so Q(reshape(y)) = reshape(Q(y)): the integers of y are
+  // built and reshaped.
   Quant q = anchor;
-  while (auto bounds = clampOf(in)) {
-    auto quantised = [&](double x) {
-      return std::clamp<int64_t>(static_cast<int64_t>(std::nearbyint(x / q.scale)) + q.zp, q.lo, q.hi);
-    };
-    if (bounds->lo)
-      q.lo = std::max(q.lo, quantised(*bounds->lo));
-    if (bounds->hi)
-      q.hi = std::min(q.hi, quantised(*bounds->hi));
-    in = bounds->input;
+  SmallVector<Operation *> reshapes;
+  for (bool more = true; more;) {
+    more = false;
+    while (auto bounds = clampOf(in)) {
+      auto quantised = [&](double x) {
+        return std::clamp<int64_t>(static_cast<int64_t>(std::nearbyint(x / q.scale)) + q.zp, q.lo, q.hi);
+      };
+      if (bounds->lo)
+        q.lo = std::max(q.lo, quantised(*bounds->lo));
+      if (bounds->hi)
+        q.hi = std::min(q.hi, quantised(*bounds->hi));
+      in = bounds->input;
+    }
+    if (reshapesFloatResult(in.getDefiningOp())) {
+      reshapes.push_back(in.getDefiningOp());
+      in = in.getDefiningOp()->getOperand(0);
+      more = true;
+    }
   }
+  std::optional<Value> r = quantised(qop, in, q, anchor, outElem, !reshapes.empty());
+  if (!r)
+    return r;
+  Value v = *r;
+  for (Operation *reshape : llvm::reverse(reshapes)) {
+    auto type = cast<RankedTensorType>(reshape->getResult(0).getType()).clone(elementTypeOf(v));
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(reshape))
+      v = tensor::CollapseShapeOp::create(b, reshape->getLoc(), type, v, collapse.getReassociationIndices());
+    else
+      v = tensor::ExpandShapeOp::create(b, reshape->getLoc(), type, v,
+                                        cast<tensor::ExpandShapeOp>(reshape).getReassociationIndices());
+  }
+  return v;
+}
+
+std::optional<Value> Rewriter::quantised(linalg::GenericOp qop, Value in, const Quant &q, const Quant &anchor,
+                                         Type outElem, bool reshaped) {
   Operation *def = in.getDefiningOp();
   // A quantised value re-quantised: the same i8 values, or a rescale.
   if (matchDequant(in) || isa_and_nonnull<tensor::PadOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def) ||
@@ -579,7 +632,9 @@ std::optional<Value> Rewriter::rewriteAnchor(linalg::GenericOp qop, const Quant 
   // What the quantize reads, clamps included, as a function of one tensor
   // (Sigmoid, HardSwish, a division by a constant): computed for each of
   // its 256 values. The clamps are part of the function: the table is exact.
-  std::optional<UnaryChain> chain = unaryChain(qop.getDpsInputOperand(0)->get());
+  // (A table has the quantize's shape: not where a reshape was peeled.)
+  std::optional<UnaryChain> chain =
+      reshaped ? std::nullopt : unaryChain(qop.getDpsInputOperand(0)->get());
   if (isElementwise(g) && g.getNumDpsInputs() <= 2) {
     auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
     Block *body = g.getBody();

@@ -84,6 +84,10 @@ struct Rewriter {
   /// table and sum, the row's log from the sum's leading bits (Softmax.cpp).
   std::optional<Value> logSoftmax(linalg::GenericOp sub, const Quant &q, Type outElem);
   std::optional<Value> rewriteAnchor(linalg::GenericOp qop, const Quant &anchor);
+  /// The integers `qop` gives for `in`, its input with clamps and reshapes
+  /// (`reshaped`) peeled off (`q`: the bounds the clamps narrowed).
+  std::optional<Value> quantised(linalg::GenericOp qop, Value in, const Quant &q, const Quant &anchor,
+                                 Type outElem, bool reshaped);
 };
 
 } // namespace ming::quant
