@@ -69,10 +69,11 @@ pub const QUANTIZE_INTEGER: &str = "builtin.module(func.func(ming-quantize-integ
 
 /// The model preparation scripts, run with the front end's Python from one
 /// directory (prepare_onnx.py imports the others).
-const PREPARE_SCRIPTS: [(&str, &str); 4] = [
+const PREPARE_SCRIPTS: [(&str, &str); 5] = [
     ("prepare_onnx.py", include_str!("prepare_onnx.py")),
     ("onnx_util.py", include_str!("onnx_util.py")),
     ("onnx_ops.py", include_str!("onnx_ops.py")),
+    ("onnx_fold.py", include_str!("onnx_fold.py")),
     ("onnx_windows.py", include_str!("onnx_windows.py")),
 ];
 

@@ -10,6 +10,8 @@ front end's Python (the checkout's .venv) before iree-import-onnx.
   lowering of Softmax, Flatten, BatchNormalization ... follows opset 13+.
 - Operators outside the list ming compiles (onnx_ops.py) are refused by
   name, with their nodes.
+- A BatchNormalization after a Conv or Gemm with constant weights is folded
+  into them (onnx_fold.py).
 - Symbolic dimensions are fixed: by --shape when given, else a symbolic
   leading (batch) dimension becomes 1. Any other symbolic dimension is an error.
 - Sliding windows and pads whose attributes the importer lowers differently
@@ -26,6 +28,7 @@ Python package is missing (the message names it and how to install it).
 import os
 import sys
 
+from onnx_fold import fold_batch_norms
 from onnx_ops import check_operators
 from onnx_util import attr, fail, need, say, value_shapes
 from onnx_windows import canonical_pools, conv_same_pads, crops_as_slices, mirror_pads_as_concats
@@ -254,7 +257,8 @@ def main(argv):
             say("warning", f"ONNX shape inference failed ({e}); the importer infers shapes itself")
             return model
 
-    for rewrite in (mirror_pads_as_concats, crops_as_slices, conv_same_pads, canonical_pools):
+    for rewrite in (fold_batch_norms, mirror_pads_as_concats, crops_as_slices, conv_same_pads,
+                    canonical_pools):
         while rewrite(model):
             model = reinfer(model)
     if any(n.op_type in ("Resize", "Upsample") for n in model.graph.node):

@@ -3,7 +3,8 @@ operators ming does not compile), gather_data.onnx (a Gather of streamed
 data), torch_flatten.onnx (a Gather of a shape, as PyTorch flattens),
 gelu_float.onnx and gelu_qdq.onnx (Gelu, float and between QDQ pairs),
 elementwise.onnx (one output per elementwise or reducing operator of the
-list that no other test compiles).
+list that no other test compiles), gemm_bn.onnx (a BatchNormalization after
+a transposed Gemm, and one after a MatMul, which stays).
 
     make_operator_models.py DIR
 """
@@ -67,6 +68,19 @@ def main(out):
         "gelu_qdq", [value("x", [1, 4, 6, 6])], [value("y", [1, 4, 6, 6])], scales),
         os.path.join(out, "gelu_qdq.onnx"), opset=20)
     elementwise(out, rng)
+    bn = [nh.from_array(v.astype(np.float32), n) for v, n in (
+        (rng.uniform(0.5, 2, 6), "gamma"), (rng.uniform(-1, 1, 6), "beta"),
+        (rng.uniform(-1, 1, 6), "mean"), (rng.uniform(0.1, 2, 6), "var"))]
+    save(h.make_graph(
+        [h.make_node("Gemm", ["x", "wt", "bias"], ["g"], transB=1, name="fc"),
+         h.make_node("BatchNormalization", ["g", "gamma", "beta", "mean", "var"], ["n"], name="bn_fc"),
+         h.make_node("MatMul", ["n", "w2"], ["m"], name="mm"),
+         h.make_node("BatchNormalization", ["m", "gamma", "beta", "mean", "var"], ["y"], name="bn_mm")],
+        "gemm_bn", [value("x", [1, 5])], [value("y", [1, 6])],
+        [nh.from_array(rng.uniform(-1, 1, (6, 5)).astype(np.float32), "wt"),
+         nh.from_array(rng.uniform(-1, 1, 6).astype(np.float32), "bias"),
+         nh.from_array(rng.uniform(-1, 1, (6, 6)).astype(np.float32), "w2")] + bn),
+        os.path.join(out, "gemm_bn.onnx"))
 
 
 def elementwise(out, rng):
