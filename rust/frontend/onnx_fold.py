@@ -11,7 +11,7 @@ weights are not constants, stays a per-channel scale and shift.
 import numpy as np
 from onnx import numpy_helper
 
-from onnx_util import attr, say
+from onnx_util import attr, links, say
 
 
 def _consts(graph):
@@ -32,11 +32,7 @@ def fold_batch_norms(model):
     """Folds one BatchNormalization into its Conv or Gemm; True if it did."""
     graph = model.graph
     consts = _consts(graph)
-    producer = {o: n for n in graph.node for o in n.output}
-    readers = {}
-    for n in graph.node:
-        for i in n.input:
-            readers[i] = readers.get(i, 0) + 1
+    producer, consumers = links(graph)
     outputs = {v.name for v in graph.output}
     taken = {t.name for t in graph.initializer} | {o for n in graph.node for o in n.output}
     for bn in graph.node:
@@ -46,7 +42,7 @@ def fold_batch_norms(model):
             continue
         x = bn.input[0]
         layer = producer.get(x)
-        if layer is None or readers.get(x, 0) != 1 or x in outputs:
+        if layer is None or len(consumers.get(x, [])) != 1 or x in outputs:
             continue
         gamma, beta, mean, var = (numpy_helper.to_array(consts[i]).astype(np.float64) for i in bn.input[1:])
         s = gamma / np.sqrt(var + attr(bn, "epsilon", 1e-5))

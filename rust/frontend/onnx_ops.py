@@ -5,7 +5,7 @@ nodes, instead of failing later on the linalg it would become.
 Each entry was compiled with --hls and compared with onnxruntime in C
 simulation (test/onnx, test/models, test/tflite).
 """
-from onnx_util import fail
+from onnx_util import fail, links
 
 # Layers and activations, with their quantised forms.
 COMPUTE = {
@@ -45,11 +45,7 @@ def check_operators(model):
     """Refuses a model with an operator outside the list (exit status 1)."""
     graph = model.graph
     known = _constant_producers(graph)
-    producer = {o: n for n in graph.node for o in n.output}
-    consumers = {}
-    for n in graph.node:
-        for i in n.input:
-            consumers.setdefault(i, []).append(n)
+    producer, consumers = links(graph)
     outputs = {v.name for v in graph.output}
 
     def quantised(node):

@@ -55,6 +55,16 @@ def value_types(graph):
             + list(graph.output) if v.type.tensor_type.elem_type}
 
 
+def links(graph):
+    """The node producing each value, and the nodes reading it."""
+    producer = {o: n for n in graph.node for o in n.output}
+    consumers = {}
+    for n in graph.node:
+        for i in n.input:
+            consumers.setdefault(i, []).append(n)
+    return producer, consumers
+
+
 def where(node):
     return f"ONNX operator {node.op_type} (node '{node.name or '?'}')"
 
