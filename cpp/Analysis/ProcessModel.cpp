@@ -172,18 +172,6 @@ bool ProcessModel::hasLoop(Block &block) {
 // Loop and block cycles
 //===----------------------------------------------------------------------===//
 
-/// The buffers `loop` both loads and stores: where it carries values
-/// through memory from one iteration to a later one.
-static llvm::DenseSet<Value> readModifyWritten(scf::ForOp loop) {
-  llvm::DenseSet<Value> loaded, both;
-  loop.getBody()->walk([&](memref::LoadOp load) { loaded.insert(load.getMemRef()); });
-  loop.getBody()->walk([&](memref::StoreOp store) {
-    if (loaded.contains(store.getMemRef()))
-      both.insert(store.getMemRef());
-  });
-  return both;
-}
-
 void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
   const ResolvedLoop &r = resolved[loop];
   WalkSummary local;
@@ -196,8 +184,8 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
   }
   if (!hit) {
     Walker w(*this, /*skipLoops=*/false);
-    if (loop->hasAttr(directives::kCarriedDistance))
-      w.carriedBuffers = readModifyWritten(loop);
+    for (Value buffer : directives::carriedBuffers(loop))
+      w.carriedBuffers.insert(buffer);
     size_t notesBefore = result.notes.size();
     SmallVector<int64_t> argArr(loop.getInitArgs().size(), 0),
         argCar(loop.getInitArgs().size(), 0);

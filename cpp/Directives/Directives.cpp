@@ -258,6 +258,19 @@ LoopAttr ming::directives::getLoop(Operation *op) {
   return LoopAttr::get(op->getContext(), 0, 1, StringAttr());
 }
 
+SmallVector<Value> ming::directives::carriedBuffers(Operation *loop) {
+  SmallVector<Value> both;
+  if (!loop->hasAttr(kCarriedDistance))
+    return both;
+  llvm::DenseSet<Value> loaded;
+  loop->walk([&](memref::LoadOp load) { loaded.insert(load.getMemRef()); });
+  loop->walk([&](memref::StoreOp store) {
+    if (loaded.contains(store.getMemRef()) && !llvm::is_contained(both, store.getMemRef()))
+      both.push_back(store.getMemRef());
+  });
+  return both;
+}
+
 void ming::directives::setLoop(Operation *op, LoopAttr loop) {
   if (loop.getIi() == 0 && loop.getUnroll() == 1 && !loop.getLabel())
     op->removeAttr(kLoop);

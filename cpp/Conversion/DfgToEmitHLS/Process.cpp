@@ -7,7 +7,6 @@
 #include "ming/Directives/Directives.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace ming::tohls {
@@ -216,17 +215,10 @@ LogicalResult ProcessLowering::addLoopPragmas(scf::ForOp loop, hls::ForOp hlsFor
   if (auto distance = loop->getAttrOfType<IntegerAttr>(directives::kCarriedDistance)) {
     int64_t unroll = directive.getUnroll() == 0 ? int64_t(hlsFor.getTripCount()) : directive.getUnroll();
     int64_t apart = distance.getInt() / std::max<int64_t>(1, unroll);
-    SetVector<Value> loaded, arrays;
-    loop.getBody()->walk([&](memref::LoadOp load) { loaded.insert(load.getMemRef()); });
-    loop.getBody()->walk([&](memref::StoreOp store) {
-      if (loaded.contains(store.getMemRef()))
-        if (Value array = mapping.lookupOrNull(store.getMemRef());
-            array && isa<hls::ArrayType>(array.getType()))
-          arrays.insert(array);
-    });
     if (apart >= 1)
-      for (Value array : arrays)
-        hls::PragmaDependenceOp::create(*builder, loc, array, builder->getI64IntegerAttr(apart));
+      for (Value buffer : directives::carriedBuffers(loop))
+        if (Value array = mapping.lookupOrNull(buffer); array && isa<hls::ArrayType>(array.getType()))
+          hls::PragmaDependenceOp::create(*builder, loc, array, builder->getI64IntegerAttr(apart));
   }
   return success();
 }

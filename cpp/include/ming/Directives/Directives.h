@@ -78,6 +78,10 @@ inline constexpr llvm::StringLiteral kTestCrash = "ming.test_crash";
 LoopAttr getLoop(mlir::Operation *op);
 /// Sets them, or removes the attribute when all are defaults.
 void setLoop(mlir::Operation *op, LoopAttr loop);
+/// The buffers a loop marked `ming.carried_distance` loads and stores back
+/// (those the distance is about), in the order of their first store; empty
+/// without the mark.
+llvm::SmallVector<mlir::Value> carriedBuffers(mlir::Operation *loop);
 /// The partitioning of a buffer (the empty one when it has none).
 PartitionAttr getPartition(mlir::Operation *op);
 /// Sets it, or removes the attribute when it splits nothing.
