@@ -104,12 +104,12 @@ SmallVector<Value> unflatten(Emitter &e, Value flat, ArrayRef<int64_t> sizes) {
   return ivs;
 }
 
-void flatNest(Emitter &e, ArrayRef<int64_t> sizes,
-                     llvm::function_ref<void(ArrayRef<Value>)> body) {
+scf::ForOp flatNest(Emitter &e, ArrayRef<int64_t> sizes,
+                    llvm::function_ref<void(ArrayRef<Value>)> body) {
   int64_t count = 1;
   for (int64_t s : sizes)
     count *= s;
-  e.nest({count}, [&](ArrayRef<Value> flat) { body(unflatten(e, flat[0], sizes)); });
+  return e.nest({count}, [&](ArrayRef<Value> flat) { body(unflatten(e, flat[0], sizes)); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -126,6 +126,17 @@ FailureOr<SmallVector<unsigned>> plainDims(AffineMap map) {
       return failure();
   }
   return dims;
+}
+
+SmallVector<unsigned> reducedAxes(AffineMap inMap, AffineMap outMap, ArrayRef<int64_t> shape,
+                                  const Order &order) {
+  SmallVector<unsigned> axes;
+  for (unsigned axis : order) {
+    auto d = dyn_cast<AffineDimExpr>(inMap.getResult(axis));
+    if (d && shape[axis] > 1 && !outMap.isFunctionOfDim(d.getPosition()))
+      axes.push_back(axis);
+  }
+  return axes;
 }
 
 /// Value of a non-streamed operand (or a fully buffered stream) at `ivs`.
@@ -547,10 +558,7 @@ LogicalResult buildAccumulation(OpBuilder &b, Location loc, linalg::GenericOp op
   const Operand &in = inputs[streamed];
   auto inType = cast<RankedTensorType>(in.source.getType());
   ivs.assign(op.getNumLoops(), zero);
-  Block::iterator before = b.getInsertionPoint();
-  bool atStart = before == b.getInsertionBlock()->begin();
-  Operation *previous = atStart ? nullptr : &*std::prev(before);
-  flatNest(e, permuteShape(inType.getShape(), in.order), [&](ArrayRef<Value> flat) {
+  scf::ForOp loop = flatNest(e, permuteShape(inType.getShape(), in.order), [&](ArrayRef<Value> flat) {
     at(maps[streamed], unpermute(flat, in.order));
     SmallVector<Value> args;
     for (auto [k, operand] : llvm::enumerate(inputs))
@@ -562,23 +570,16 @@ LogicalResult buildAccumulation(OpBuilder &b, Location loc, linalg::GenericOp op
   });
   // An accumulator comes back after every element streamed inside the
   // innermost reduced axis: the distance of its read-modify-write.
-  Operation *loop = previous ? previous->getNextNode() : &b.getInsertionBlock()->front();
-  while (loop && !isa<scf::ForOp>(loop))
-    loop = loop->getNextNode();
-  int64_t distance = 1;
-  bool reduces = false;
-  AffineMap inMap = maps[streamed];
-  for (unsigned axis : llvm::reverse(in.order)) {
-    auto d = dyn_cast<AffineDimExpr>(inMap.getResult(axis));
-    int64_t size = inType.getDimSize(axis);
-    if (d && size > 1 && !outMap.isFunctionOfDim(d.getPosition())) {
-      reduces = true;
-      break;
+  SmallVector<unsigned> reduced = reducedAxes(maps[streamed], outMap, inType.getShape(), in.order);
+  if (!reduced.empty()) {
+    int64_t distance = 1;
+    for (unsigned axis : llvm::reverse(in.order)) {
+      if (axis == reduced.back())
+        break;
+      distance *= inType.getDimSize(axis);
     }
-    distance *= size;
-  }
-  if (reduces && loop)
     loop->setAttr(directives::kCarriedDistance, b.getI64IntegerAttr(distance));
+  }
   flatNest(e, permuteShape(resultType.getShape(), outOrder), [&](ArrayRef<Value> flat) {
     e.push(memref::LoadOp::create(b, loc, acc, unpermute(flat, outOrder)), out);
   });

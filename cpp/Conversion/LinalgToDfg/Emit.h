@@ -47,9 +47,11 @@ struct Emitter {
   }
 
   /// Nested loops over `sizes`, outermost first; `body` gets the ivs.
-  void nest(ArrayRef<int64_t> sizes, llvm::function_ref<void(ArrayRef<Value>)> body,
-            bool pipelineInnermost = true) {
+  /// Returns the outermost loop (none for no sizes).
+  scf::ForOp nest(ArrayRef<int64_t> sizes, llvm::function_ref<void(ArrayRef<Value>)> body,
+                  bool pipelineInnermost = true) {
     SmallVector<Value> ivs;
+    scf::ForOp outermost;
     std::function<void(unsigned)> rec = [&](unsigned level) {
       if (level == sizes.size()) {
         body(ivs);
@@ -60,10 +62,13 @@ struct Emitter {
         rec(level + 1);
         ivs.pop_back();
       });
+      if (level == 0)
+        outermost = op;
       if (pipelineInnermost && level + 1 == sizes.size())
         pipeline(op);
     };
     rec(0);
+    return outermost;
   }
 
   void pipeline(scf::ForOp op) {
@@ -158,9 +163,14 @@ Value clonePayload(Emitter &e, linalg::GenericOp op, ArrayRef<Value> args, Array
 /// The row-major indices over `sizes` of the flat position `flat`.
 SmallVector<Value> unflatten(Emitter &e, Value flat, ArrayRef<int64_t> sizes);
 /// One pipelined loop over the product of `sizes`, the indices recovered.
-void flatNest(Emitter &e, ArrayRef<int64_t> sizes, llvm::function_ref<void(ArrayRef<Value>)> body);
+scf::ForOp flatNest(Emitter &e, ArrayRef<int64_t> sizes, llvm::function_ref<void(ArrayRef<Value>)> body);
 /// Loop dims read by `map`, or failure if a result is not a dim or constant.
 FailureOr<SmallVector<unsigned>> plainDims(AffineMap map);
+/// The axes of a tensor read through `inMap` that a reduction with output
+/// map `outMap` sums over (longer than 1, a dim the output does not read),
+/// in `order`, outermost first.
+SmallVector<unsigned> reducedAxes(AffineMap inMap, AffineMap outMap, ArrayRef<int64_t> shape,
+                                  const Order &order);
 /// Value of a non-streamed operand (or a fully buffered stream) at `ivs`.
 Value readOperand(Emitter &e, const Operand &operand, AffineMap map, ArrayRef<Value> ivs,
                   Value buffer);

@@ -62,23 +62,15 @@ bool accumulates(linalg::GenericOp op, const KernelInfo &info, ArrayRef<Operand>
   for (auto [d, trip] : llvm::enumerate(info.tripCounts))
     if (trip > 1 && !llvm::is_contained(*dims, d))
       return false;
+  auto shape = cast<RankedTensorType>(inputs[*streamed].source.getType()).getShape();
   if (!integerPayload(op)) {
-    AffineMap outMap = op.getIndexingMapsArray().back();
-    int64_t last = -1;
-    for (unsigned axis : arriving) {
-      auto dim = dyn_cast<AffineDimExpr>(map.getResult(axis));
-      if (!dim)
-        continue;
-      unsigned d = dim.getPosition();
-      if (info.tripCounts[d] <= 1 || outMap.isFunctionOfDim(d))
-        continue;
-      if (int64_t(d) < last)
-        return false;
-      last = d;
-    }
+    SmallVector<unsigned> dimsArriving;
+    for (unsigned axis : reducedAxes(map, op.getIndexingMapsArray().back(), shape, arriving))
+      dimsArriving.push_back(cast<AffineDimExpr>(map.getResult(axis)).getPosition());
+    if (!llvm::is_sorted(dimsArriving))
+      return false;
   }
   FailureOr<Order> nest = loopNestInputOrder(op, map, outOrder);
-  auto shape = cast<RankedTensorType>(inputs[*streamed].source.getType()).getShape();
   return succeeded(nest) && !sameSequence(shape, *nest, arriving);
 }
 
