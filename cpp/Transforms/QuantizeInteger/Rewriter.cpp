@@ -32,13 +32,8 @@ static std::optional<Clamp> clampOf(Value v) {
     return std::nullopt;
   // Operands past the first hold the bounds: constants of one value.
   auto bound = [&](Value b) -> std::optional<double> {
-    if (std::optional<double> k = scalarConstant(b))
-      return k;
-    auto arg = dyn_cast<BlockArgument>(b);
-    if (!arg || arg.getOwner() != g.getBody() || arg.getArgNumber() == 0 ||
-        arg.getArgNumber() >= g.getNumDpsInputs())
-      return std::nullopt;
-    return scalarConstant(g.getDpsInputOperand(arg.getArgNumber())->get());
+    std::optional<Leaf> leaf = leafOf(b, g);
+    return leaf && leaf->dim < 0 ? std::optional<double>(leaf->vals.front()) : std::nullopt;
   };
   for (unsigned k = 1; k < g.getNumDpsInputs(); ++k)
     if (!scalarConstant(g.getDpsInputOperand(k)->get()))
@@ -100,6 +95,16 @@ static std::optional<Clamp> clampOf(Value v) {
   return c;
 }
 
+/// `reshape` (a collapse or expand of a float tensor) applied to `v`, of
+/// another element type, at the insertion point.
+Value Rewriter::reshapedLike(Operation *reshape, Value v) {
+  Operation *clone = b.clone(*reshape);
+  clone->setOperand(0, v);
+  auto t = cast<RankedTensorType>(reshape->getResult(0).getType());
+  clone->getResult(0).setType(t.clone(elementTypeOf(v)));
+  return clone->getResult(0);
+}
+
 /// `v` as a per-tensor quantised i8 tensor, built before the current
 /// insertion point when it goes through pads, reshapes or max pooling.
 std::optional<QInfo> Rewriter::asQuant(Value v) {
@@ -157,11 +162,7 @@ std::optional<QInfo> Rewriter::asQuantUncached(Value v) {
     auto src = asQuant(def->getOperand(0));
     if (!src)
       return std::nullopt;
-    Operation *clone = b.clone(*def);
-    clone->setOperand(0, src->q);
-    auto t = cast<RankedTensorType>(v.getType());
-    clone->getResult(0).setType(RankedTensorType::get(t.getShape(), elementTypeOf(src->q)));
-    return QInfo{clone->getResult(0), src->scale, src->zp};
+    return QInfo{reshapedLike(def, src->q), src->scale, src->zp};
   }
   if (auto g = dyn_cast<linalg::GenericOp>(def)) {
     if (matchReduction(g) == Reduction::Max) {
@@ -586,14 +587,8 @@ std::optional<Value> Rewriter::rewriteAnchor(linalg::GenericOp qop, const Quant 
   if (!r)
     return r;
   Value v = *r;
-  for (Operation *reshape : llvm::reverse(reshapes)) {
-    auto type = cast<RankedTensorType>(reshape->getResult(0).getType()).clone(elementTypeOf(v));
-    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(reshape))
-      v = tensor::CollapseShapeOp::create(b, reshape->getLoc(), type, v, collapse.getReassociationIndices());
-    else
-      v = tensor::ExpandShapeOp::create(b, reshape->getLoc(), type, v,
-                                        cast<tensor::ExpandShapeOp>(reshape).getReassociationIndices());
-  }
+  for (Operation *reshape : llvm::reverse(reshapes))
+    v = reshapedLike(reshape, v);
   return v;
 }
 

@@ -58,6 +58,7 @@ struct Rewriter {
 
   std::optional<QInfo> asQuant(Value v);
   std::optional<QInfo> asQuantUncached(Value v);
+  Value reshapedLike(Operation *reshape, Value v);
 
   /// A dequantised constant (weights, bias): its integer values, scales and
   /// zero points.
