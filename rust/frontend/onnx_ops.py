@@ -14,7 +14,7 @@ COMPUTE = {
     "Tanh", "HardSigmoid", "HardSwish", "ThresholdedRelu", "Shrink", "Softmax", "LogSoftmax",
     "Add", "Sub", "Mul", "Div", "Max", "Min", "Sum", "Mean", "Abs", "Neg", "Exp", "Log", "Sqrt",
     "Floor", "Ceil", "Round", "Sign", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceSum",
-    "ReduceL2", "Concat", "Split", "Slice", "Pad", "Resize", "Upsample",
+    "ReduceL2", "Concat", "Split", "Slice", "Pad", "Resize", "Upsample", "Tile",
     "QuantizeLinear", "DequantizeLinear",
 }
 # Activations with no float C++ of their own (erf, log1p) that are

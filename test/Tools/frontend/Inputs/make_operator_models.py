@@ -81,6 +81,15 @@ def main(out):
          nh.from_array(rng.uniform(-1, 1, 6).astype(np.float32), "bias"),
          nh.from_array(rng.uniform(-1, 1, (6, 6)).astype(np.float32), "w2")] + bn),
         os.path.join(out, "gemm_bn.onnx"))
+    # Tile repeats a feature map along channels and width (tf2onnx writes
+    # Keras' UpSampling2D with unequal factors as Reshape, Tile, Reshape).
+    save(h.make_graph(
+        [h.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1], name="conv"),
+         h.make_node("Tile", ["c", "reps"], ["y"], name="tile")],
+        "tile", [value("x", [1, 3, 4, 5])], [value("y", [1, 8, 4, 15])],
+        [nh.from_array(rng.uniform(-0.5, 0.5, (4, 3, 3, 3)).astype(np.float32), "w"),
+         nh.from_array(np.array([1, 2, 1, 3], np.int64), "reps")]),
+        os.path.join(out, "tile.onnx"))
 
 
 def elementwise(out, rng):
