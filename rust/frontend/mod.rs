@@ -25,7 +25,8 @@
 //! import gets `ming-quantize-integer` (QUANTIZE_INTEGER): int8 QDQ models
 //! (QuantizeLinear/DequantizeLinear around float ops, as onnxruntime's
 //! quantize_static writes them) become integer hardware; float models have no
-//! quantize ops and are left alone.
+//! quantize ops and are left alone. TFLite models get it with TFLite's
+//! rounding of averages (QUANTIZE_INTEGER_TFLITE), their reference's.
 pub mod tools;
 
 use std::fmt;
@@ -66,6 +67,10 @@ pub const TORCH_TO_LINALG: &str =
 /// QDQ fake-quant float arithmetic -> integer linalg (a no-op on float
 /// models), run on every ONNX and torch import.
 pub const QUANTIZE_INTEGER: &str = "builtin.module(func.func(ming-quantize-integer))";
+
+/// The same for TFLite models: averages round as TFLite's integer kernel
+/// does (raw sum / count, half away from zero), not as onnxruntime.
+pub const QUANTIZE_INTEGER_TFLITE: &str = "builtin.module(func.func(ming-quantize-integer{rounding=tflite}))";
 
 /// The model preparation scripts, run with the front end's Python from one
 /// directory (prepare_onnx.py imports the others).
@@ -289,7 +294,7 @@ pub fn import(input: &str, options: &ImportOptions) -> Result<Imported, Frontend
                 Ok(linalg) => Ok(Imported {
                     kind,
                     path: linalg.to_string_lossy().into_owned(),
-                    rewrites: vec![QUANTIZE_INTEGER],
+                    rewrites: vec![if kind == Kind::Tflite { QUANTIZE_INTEGER_TFLITE } else { QUANTIZE_INTEGER }],
                     scratch: Some(scratch),
                 }),
                 Err(mut e) => {

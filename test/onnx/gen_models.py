@@ -39,7 +39,7 @@ the fake-quant float arithmetic between into integer hardware
 
   conv_relu_qdq, conv_relu_qdq_pc, cascade_conv_qdq, residual_block_qdq,
   lenet_qdq_pc, depthwise_sep_qdq_pc, strided_pool_qdq, avgpool_qdq,
-  clip_relu6_qdq
+  avgpool_same_qdq, clip_relu6_qdq
 
 With QUInt8 activations instead (`_qdq_u8`, quantize_static's default;
 weights int8 per tensor): cascade_conv_qdq_u8, residual_block_qdq_u8,
@@ -194,6 +194,17 @@ def avgpool():
     y = b.node("Relu", [b.conv("x", 3, 8, 3)])
     y = b.node("AveragePool", [y], kernel_shape=[2, 2], strides=[2, 2])
     return b.model([("x", [1, 3, 16, 16])], y, [1, 8, 8, 8])
+
+
+def avgpool_same():
+    # Padding the average does not count (Keras' SAME, count_include_pad=0):
+    # a divisor per output position; once with explicit pads, once SAME_UPPER
+    # at stride 2.
+    b = Builder("avgpool_same", 61)
+    y = b.node("Relu", [b.conv("x", 3, 8, 3)])
+    y = b.node("AveragePool", [y], kernel_shape=[3, 3], strides=[1, 1], pads=[1, 1, 1, 1])
+    y = b.node("AveragePool", [y], kernel_shape=[3, 3], strides=[2, 2], auto_pad="SAME_UPPER")
+    return b.model([("x", [1, 3, 10, 9])], y, [1, 8, 5, 5])
 
 
 def lenet():
@@ -568,7 +579,7 @@ def pad_wrap_edge():
 
 
 MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linear, feed_forward,
-                                  depthwise_sep, strided_pool, avgpool, lenet, clip_relu6, big_gemm,
+                                  depthwise_sep, strided_pool, avgpool, avgpool_same, lenet, clip_relu6, big_gemm,
                                   classifier_opset11, gap_classifier, conv1d_net, activations, conv_sigmoid,
                                   conv_hardswish, conv_prelu, gemm_softmax, gemm_logsoftmax, more_ops,
                                   avgpool_dil_ceil, avgpool_dil, pool_ceil_pads, fire, shuffle,
@@ -628,7 +639,7 @@ def quantize_model(model, per_channel, activations=(), unsigned=False):
 
 for _stem, _pc in (("conv_relu", False), ("conv_relu", True), ("cascade_conv", False),
                    ("residual_block", False), ("lenet", True), ("depthwise_sep", True),
-                   ("strided_pool", False), ("avgpool", False), ("clip_relu6", False),
+                   ("strided_pool", False), ("avgpool", False), ("avgpool_same", False), ("clip_relu6", False),
                    ("fire", True), ("shuffle", True), ("gap_classifier", True)):
     MODELS[f"{_stem}_qdq{'_pc' if _pc else ''}"] = (lambda s=_stem, p=_pc: quantized(s, p))
 

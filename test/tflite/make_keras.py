@@ -4,7 +4,9 @@ model with fixed random weights (conv 3x3 + ReLU, depthwise 3x3 stride 2 +
 ReLU6, 1x1 conv, global average pool, dense, softmax); and the same model
 as ONNX straight from Keras, cnn_keras.onnx: tf2onnx.convert.from_keras,
 which replaced keras2onnx, at opset 9 as keras2onnx wrote (an NHWC input
-transposed, Clip with attributes, Squeeze and MatMul).
+transposed, Clip with attributes, Squeeze and MatMul). And blocks of field
+CNNs as int8 TFLite (blocks()): residual_int8.tflite up to a residual add,
+blocks_int8.tflite with more layers after it.
 
     make_keras.py DIR
 """
@@ -29,25 +31,57 @@ def model():
     return tf.keras.Model(x, y)
 
 
-def main(out):
-    os.makedirs(out, exist_ok=True)
-    m = model()
-    conv = tf.lite.TFLiteConverter.from_keras_model(m)
-    with open(os.path.join(out, "cnn_float.tflite"), "wb") as f:
-        f.write(conv.convert())
+def blocks(full):
+    """Blocks of field CNNs: a 3x5 convolution at stride 1x2 with ReLU6, a
+    1x1 one with HardSwish, squeeze-and-excite, a SAME 3x3 average pool
+    (corners count 4 cells, edges 6), a residual add; with `full`, then
+    LeakyReLU, UpSampling2D by 2x1 (tf2onnx: Tile) and a 3x3 convolution
+    with Tanh."""
+    L = tf.keras.layers
+    tf.keras.utils.set_random_seed(11)
+    x = tf.keras.Input((12, 10, 3), batch_size=1, name="input")
+    a = L.Conv2D(8, (3, 5), strides=(1, 2), padding="same")(x)
+    a = L.Activation(tf.nn.relu6)(a)
+    h = L.Activation("hard_swish")(L.Conv2D(8, 1)(a))
+    s = L.GlobalAveragePooling2D(keepdims=True)(h)
+    s = L.Conv2D(8, 1, activation="sigmoid")(s)
+    h = L.Multiply()([h, s])
+    p = L.AveragePooling2D(3, strides=1, padding="same")(h)
+    y = L.Add()([p, a])
+    if full:
+        y = L.LeakyReLU(0.1)(y)
+        y = L.UpSampling2D((2, 1))(y)
+        y = L.Conv2D(4, 3, padding="same", activation="tanh")(y)
+    return tf.keras.Model(x, y)
+
+
+def int8(m, shape):
+    """`m` as a full-integer int8 TFLite model, int8 in and out."""
     rng = np.random.default_rng(3)
 
     def calibration():
         for _ in range(16):
-            yield [rng.uniform(-1, 1, (1, 12, 12, 3)).astype(np.float32)]
+            yield [rng.uniform(-1, 1, shape).astype(np.float32)]
     conv = tf.lite.TFLiteConverter.from_keras_model(m)
     conv.optimizations = [tf.lite.Optimize.DEFAULT]
     conv.representative_dataset = calibration
     conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
     conv.inference_input_type = tf.int8
     conv.inference_output_type = tf.int8
-    with open(os.path.join(out, "cnn_int8.tflite"), "wb") as f:
+    return conv.convert()
+
+
+def main(out):
+    os.makedirs(out, exist_ok=True)
+    m = model()
+    conv = tf.lite.TFLiteConverter.from_keras_model(m)
+    with open(os.path.join(out, "cnn_float.tflite"), "wb") as f:
         f.write(conv.convert())
+    with open(os.path.join(out, "cnn_int8.tflite"), "wb") as f:
+        f.write(int8(m, (1, 12, 12, 3)))
+    for name, full in (("blocks_int8.tflite", True), ("residual_int8.tflite", False)):
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(int8(blocks(full), (1, 12, 10, 3)))
     import tf2onnx  # noqa: E402  (only this file needs it)
     spec = (tf.TensorSpec((1, 12, 12, 3), tf.float32, name="input"),)
     tf2onnx.convert.from_keras(m, input_signature=spec, opset=9,

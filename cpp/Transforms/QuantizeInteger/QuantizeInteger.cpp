@@ -148,6 +148,10 @@ struct QuantizeInteger : ming::impl::QuantizeIntegerBase<QuantizeInteger> {
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    if (rounding != "onnx" && rounding != "tflite") {
+      func.emitError() << "ming-quantize-integer: rounding is 'onnx' or 'tflite', not '" << rounding << "'";
+      return signalPassFailure();
+    }
     SmallVector<std::pair<linalg::GenericOp, Quant>> anchors;
     bool any = false;
     // QUInt8 activations become int8 ones first; where a reader of their
@@ -186,6 +190,7 @@ struct QuantizeInteger : ming::impl::QuantizeIntegerBase<QuantizeInteger> {
           anchors.push_back({g, *q});
     });
     Rewriter rw(func);
+    rw.rounding = rounding == "tflite" ? Rounding::Tflite : Rounding::Onnx;
     bool failedAny = false;
     for (auto &[qop, q] : anchors) {
       std::optional<Value> v = rw.rewriteAnchor(qop, q);

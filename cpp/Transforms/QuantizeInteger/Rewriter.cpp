@@ -394,50 +394,6 @@ std::optional<Value> Rewriter::contraction(linalg::GenericOp g, std::optional<Co
   return ib.requantise(acc.getResult(0), *fp, outDim, 0, bound, q, outElem);
 }
 
-/// Q(sum / n) of a sum pooling or a ReduceMean's sum: i32 sum, requantised
-/// with the zero point folded.
-std::optional<Value> Rewriter::average(linalg::GenericOp sum, double divisor, const Quant &q, Type outElem) {
-  auto x = asQuant(sum.getDpsInputOperand(0)->get());
-  if (!x)
-    return std::nullopt;
-  auto init = spreadSource(sum.getDpsInitOperand(0)->get());
-  std::optional<double> start = init ? scalarConstant(init->first) : std::nullopt;
-  if (!start || *start != 0)
-    return fail("a sum pooling that does not start from 0"), std::nullopt;
-  // Terms per output: the pool's window, or the reduced loops' trips.
-  int64_t n = 1;
-  if (sum.getNumDpsInputs() == 2) {
-    auto window = dyn_cast<RankedTensorType>(sum.getDpsInputOperand(1)->get().getType());
-    if (!window || !window.hasStaticShape())
-      return fail("a pooling window of unknown size"), std::nullopt;
-    n = window.getNumElements();
-  } else {
-    for (auto [range, type] : llvm::zip(sum.getStaticLoopRanges(), sum.getIteratorTypesArray()))
-      if (type == utils::IteratorType::reduction) {
-        if (ShapedType::isDynamic(range))
-          return fail("a sum over a dynamic range"), std::nullopt;
-        n *= range;
-      }
-  }
-  auto fp = fixedPoint({x->scale / (divisor * q.scale)});
-  if (!fp)
-    return fail("a requantisation multiplier out of range"), std::nullopt;
-  IntBuilder ib{b, sum.getLoc()};
-  Type i32 = b.getI32Type();
-  Value acc0 = ib.fill(sum.getResult(0), i32, 0);
-  SmallVector<Value> ins{x->q};
-  if (sum.getNumDpsInputs() == 2)
-    ins.push_back(sum.getDpsInputOperand(1)->get());
-  auto acc = linalg::GenericOp::create(
-      b, sum.getLoc(), TypeRange{acc0.getType()}, ins, ValueRange{acc0}, sum.getIndexingMapsArray(),
-      sum.getIteratorTypesArray(), [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value a = arith::ExtSIOp::create(nb, l, i32, args[0]);
-        linalg::YieldOp::create(nb, l, arith::AddIOp::create(nb, l, args.back(), a).getResult());
-      });
-  int64_t bound = n * IntBuilder::centredMagnitude(x->q.getType(), x->zp);
-  return ib.requantise(acc.getResult(0), *fp, -1, -n * x->zp, bound, q, outElem);
-}
-
 /// The values of `q - zp` for q of `v`'s integer element type.
 static std::pair<int64_t, int64_t> centredRange(Value v, int64_t zp) {
   unsigned w = getElementTypeOrSelf(v.getType()).getIntOrFloatBitWidth();
@@ -634,16 +590,12 @@ std::optional<Value> Rewriter::quantised(linalg::GenericOp qop, Value in, const 
     auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
     Block *body = g.getBody();
     Operation *op = yield.getOperand(0).getDefiningOp();
-    // (contraction) / n after a sum pooling.
-    if (auto div = dyn_cast_or_null<arith::DivFOp>(op); div && g.getNumDpsInputs() == 1 &&
-                                                        div.getLhs() == body->getArgument(0)) {
-      auto n = scalarConstant(div.getRhs());
-      auto sum = g.getDpsInputOperand(0)->get().getDefiningOp<linalg::GenericOp>();
-      if (n && *n > 0 && sum && matchReduction(sum) == Reduction::Sum)
-        return average(sum, *n, q, outElem);
-      if (!chain)
-        return fail("a division that is not an average pooling"), std::nullopt;
-    }
+    // An average pooling or a mean: sum / n, times n / count per position
+    // where the padding is not counted (Average.cpp).
+    if (std::optional<Average> avg = matchAverage(g))
+      return average(*avg, q, outElem);
+    if (isa_and_nonnull<arith::DivFOp>(op) && !chain)
+      return fail("a division that is not an average pooling"), std::nullopt;
     if (auto addf = dyn_cast_or_null<arith::AddFOp>(op); addf && g.getNumDpsInputs() == 2 &&
                                                          ((addf.getLhs() == body->getArgument(0) &&
                                                            addf.getRhs() == body->getArgument(1)) ||

@@ -43,9 +43,15 @@ bool isSoftmax(linalg::GenericOp div);
 /// ((x - max(x)) - log of the sum of its exp over one axis; Softmax.cpp).
 bool isLogSoftmax(linalg::GenericOp sub);
 
+/// How an average's quotient is rounded: as onnxruntime's float average
+/// (half to even), or as TFLite's integer kernel (the raw sum over the cells
+/// it reads divided by their count, half away from zero).
+enum class Rounding { Onnx, Tflite };
+
 struct Rewriter {
   func::FuncOp func;
   OpBuilder b;
+  Rounding rounding = Rounding::Onnx;
   std::string why; // the reason of the last failure
   llvm::DenseMap<Value, QInfo> memo;
 
@@ -71,7 +77,20 @@ struct Rewriter {
   std::optional<ConstQ> constQuant(Value v);
   std::optional<Value> contraction(linalg::GenericOp g, std::optional<ConstQ> addBias, int addBiasDim,
                                    const Quant &q, Type outElem);
-  std::optional<Value> average(linalg::GenericOp sum, double divisor, const Quant &q, Type outElem);
+  /// An average pooling or a mean: `sum` / `divisor`, and where the
+  /// padding is not counted, the cells each output counts (`counts`, shaped
+  /// `countsShape`, read through `countsMap` from the average's loops).
+  struct Average {
+    linalg::GenericOp sum;
+    double divisor;
+    SmallVector<int64_t> counts;
+    SmallVector<int64_t> countsShape;
+    AffineMap countsMap;
+  };
+  static std::optional<Average> matchAverage(linalg::GenericOp g);
+  /// Q(average) on integers, rounded as `rounding` says (Average.cpp).
+  std::optional<Value> average(const Average &avg, const Quant &q, Type outElem);
+  Value sumOnIntegers(linalg::GenericOp sum, const QInfo &x);
   std::optional<Value> add(linalg::GenericOp g, const Quant &q, Type outElem);
   std::optional<Value> mul(linalg::GenericOp g, const Quant &q, Type outElem);
   /// Q(f(D(x))) for an elementwise f of one i8 tensor x: a lookup in the

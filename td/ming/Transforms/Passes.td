@@ -113,6 +113,20 @@ def QuantizeInteger : Pass<"ming-quantize-integer", "mlir::func::FuncOp"> {
     neither (the bytes are a result of the function), nothing is re-encoded
     and the unsigned quantizes keep the float path with a warning.
 
+    Average pooling and means sum the i8 values in i32 and divide by the
+    cells each output counts: one number, or, where the padding is not
+    counted (the front end's pool over zero padding times a constant n /
+    count per position), a count per position read from a constant of i8
+    (i16 past 127). The references round differently: with
+    `rounding=onnx` (the default) the quotient is onnxruntime's, `S * s_in /
+    (count * s_out)` rounded half to even (a multiplier per count); with
+    `rounding=tflite` (the driver's choice for .tflite input) it is TFLite's
+    integer kernel, the raw sum (zero point included) over the count rounded
+    half away from zero, computed exactly as `(|raw| + count / 2) *
+    ceil(2^s / count) >> s` with `2^s` above the reach times the count.
+    TFLite's form applies where its kernel would (input and output encoded
+    alike, the divisor the window's size); elsewhere the first.
+
     ReLU and Clip need nothing when the quantiser already folds them into
     its output clamp; where they stand between the arithmetic and the
     quantize (tf2onnx's int8 TFLite), quantising being monotone,
@@ -125,7 +139,10 @@ def QuantizeInteger : Pass<"ming-quantize-integer", "mlir::func::FuncOp"> {
   }];
   let options = [
     Option<"strict", "strict", "bool", /*default=*/"false",
-           "Fail when float arithmetic would stay in the datapath">
+           "Fail when float arithmetic would stay in the datapath">,
+    Option<"rounding", "rounding", "std::string", /*default=*/"\"onnx\"",
+           "How averages round: 'onnx' (onnxruntime's float average, half to even) or "
+           "'tflite' (TFLite's integer kernel: raw sum / count, half away from zero)">
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::arith::ArithDialect",
                            "mlir::tensor::TensorDialect"];
