@@ -14,6 +14,7 @@ front end's Python (the checkout's .venv) before iree-import-onnx.
   into them (onnx_fold.py).
 - Symbolic dimensions are fixed: by --shape when given, else a symbolic
   leading (batch) dimension becomes 1. Any other symbolic dimension is an error.
+  --shape may also change a fixed batch (the first dimension), no other.
 - Sliding windows and pads whose attributes the importer lowers differently
   from onnxruntime (SAME, ceil_mode and dilated pools, negative or edge and
   reflect pads) are rewritten by onnx_windows.py, which says how.
@@ -204,22 +205,33 @@ def main(argv):
         if name not in [v.name for v in inputs]:
             fail(f"--input-shape names '{name}', but the model's inputs are "
                  + ", ".join(f"'{v.name}'" for v in inputs))
-    changed = False
+    changed = rebatched = False
     for v in inputs:
         dims = v.type.tensor_type.shape.dim
         if v.name in shapes:
             want = shapes[v.name]
             if len(want) != len(dims):
                 fail(f"--input-shape gives '{v.name}' {len(want)} dimensions; the model gives it {len(dims)}")
-            for d, n in zip(dims, want):
+            for k, (d, n) in enumerate(zip(dims, want)):
                 if d.HasField("dim_value") and d.dim_value not in (0, n):
-                    fail(f"--input-shape {v.name}={'x'.join(map(str, want))} contradicts the model's "
-                         f"fixed dimension {d.dim_value}")
+                    # The batch is the one fixed dimension a design may change.
+                    if k > 0:
+                        fail(f"--input-shape {v.name}={'x'.join(map(str, want))} contradicts the model's "
+                             f"fixed dimension {d.dim_value}")
+                    say("remark", f"input '{v.name}' has a fixed batch of {d.dim_value}: the design is for "
+                                  f"batch {n} (--input-shape)")
+                    rebatched = True
                 d.ClearField("dim_param")
                 d.dim_value = n
             changed = True
             continue
         for k, d in enumerate(dims):
+            # A fixed batch stays the model's (a rank-2 input's first
+            # dimension is as often a matrix's rows); the option changes it.
+            if k == 0 and len(dims) >= 3 and d.HasField("dim_value") and d.dim_value > 1:
+                rest = "x".join(str(e.dim_value) if e.HasField("dim_value") else "D" for e in dims[1:])
+                say("remark", f"input '{v.name}' has a fixed batch of {d.dim_value}: the design streams "
+                              f"{d.dim_value} images per call (--input-shape {v.name}=1x{rest} makes it one)")
             if d.HasField("dim_value") and d.dim_value > 0:
                 continue
             label = d.dim_param or "?"
@@ -237,7 +249,7 @@ def main(argv):
         del model.graph.value_info[:]
         for v in model.graph.output:
             for d in v.type.tensor_type.shape.dim:
-                if not (d.HasField("dim_value") and d.dim_value > 0):
+                if rebatched or not (d.HasField("dim_value") and d.dim_value > 0):
                     d.ClearField("dim_param")
                     d.ClearField("dim_value")
     try:

@@ -90,6 +90,13 @@ def main(out):
         [nh.from_array(rng.uniform(-0.5, 0.5, (4, 3, 3, 3)).astype(np.float32), "w"),
          nh.from_array(np.array([1, 2, 1, 3], np.int64), "reps")]),
         os.path.join(out, "tile.onnx"))
+    # A fixed batch of 4 images.
+    save(h.make_graph(
+        [h.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1], name="conv"),
+         h.make_node("Relu", ["c"], ["y"], name="relu")],
+        "batch4", [value("x", [4, 3, 6, 6])], [value("y", [4, 4, 6, 6])],
+        [nh.from_array(rng.uniform(-0.5, 0.5, (4, 3, 3, 3)).astype(np.float32), "w")]),
+        os.path.join(out, "batch4.onnx"))
 
 
 def elementwise(out, rng):
