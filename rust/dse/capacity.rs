@@ -131,6 +131,22 @@ fn mbit(bits: u64) -> String {
     format!("{:.1} Mbit", bits as f64 / 1e6)
 }
 
+/// For a float model whose smallest design does not fit: what int8
+/// quantisation would change (its weights' size, a DSP per multiply), or
+/// nothing when the weights are mostly integers already.
+pub fn int8_hint(w: &Weights) -> Option<String> {
+    if w.float_bits == 0 || w.float_bits * 2 <= w.bits {
+        return None;
+    }
+    let int8 = w.bits - w.float_bits + w.float_values.saturating_mul(8);
+    Some(format!(
+        "its float weights take {}, quantised to int8 {}, and an int8 multiply takes one DSP where an f32 one \
+         takes three: an int8 model (onnxruntime's quantize_static, or TFLite's full-integer conversion) needs less",
+        mbit(w.bits),
+        mbit(int8)
+    ))
+}
+
 /// Ok when the weights fit the target's memories; else the reason, with
 /// the boards and the quantisation that would hold them.
 pub fn check(w: &Weights, target: &Target) -> Result<(), String> {
@@ -200,6 +216,18 @@ mod tests {
         let cap = Capacity::of(&target("kv260"));
         // 288 x 18 Kib + 117,120 x 64 + 234,240; its UltraRAMs hold no ROM.
         assert_eq!(cap.total(), 5_308_416 + 7_495_680 + 234_240);
+    }
+
+    #[test]
+    fn int8_hint_only_for_float_weights() {
+        let float = Weights { roms: 2, values: 1000, bits: 32_000, float_values: 1000, float_bits: 32_000 };
+        let m = int8_hint(&float).expect("a float model gets the hint");
+        assert!(m.starts_with("its float weights take 0.0 Mbit, quantised to int8 0.0 Mbit"), "{m}");
+        let big = Weights { roms: 1, values: 1_000_000, bits: 32_000_000, float_values: 1_000_000, float_bits: 32_000_000 };
+        assert!(int8_hint(&big).expect("hint").starts_with("its float weights take 32.0 Mbit, quantised to int8 8.0 Mbit"));
+        // int8 weights and a float table: mostly integers.
+        let int8 = Weights { roms: 2, values: 1000, bits: 8_000 + 64 * 32, float_values: 64, float_bits: 64 * 32 };
+        assert_eq!(int8_hint(&int8), None);
     }
 
     #[test]
