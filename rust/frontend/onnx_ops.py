@@ -66,6 +66,10 @@ def check_operators(model):
             ok = bool(node.input) and node.input[0] in known
         if not domain and node.op_type in TABLE_ONLY:
             ok = quantised(node)
+        # MaxPool's Indices: the importer reads the input at computed addresses.
+        if not domain and node.op_type == "MaxPool" and len(node.output) > 1 and node.output[1] \
+                and (node.output[1] in outputs or consumers.get(node.output[1])):
+            ok, op = False, "MaxPool with its Indices output read"
         if not ok:
             outside.setdefault(op, []).append(node.name or "?")
     if not outside:

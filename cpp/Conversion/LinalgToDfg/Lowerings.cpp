@@ -120,8 +120,10 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
   if (constantBroadcast(op) && !streamUses(op.getResult(0)))
     return success();
   if (op.getNumDpsInits() != 1)
-    return op.emitError("convert-linalg-to-dfg: linalg ops with ")
-           << op.getNumDpsInits() << " results are not supported; one result is";
+    return op.emitError("convert-linalg-to-dfg: a linalg op whose ")
+           << op.getNumDpsInits()
+           << " results read one another's accumulators (a running arg-max and its max, both read) is not "
+              "supported; results computed apart become processes apart";
   // The payload runs inside an isolated process: only scalar arithmetic,
   // constants captured from outside and reads of captured constant tables.
   FailureOr<Tables> tables = tablesOf(op);

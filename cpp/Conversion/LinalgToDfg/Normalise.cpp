@@ -14,6 +14,9 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/FoldUtils.h"
 
+#include <map>
+#include <set>
+
 using namespace mlir;
 
 namespace ming::lowering {
@@ -37,38 +40,33 @@ bool supportedElement(Type t) {
   return elem.isF32() || elem.isF64() || elem.isIndex();
 }
 
-/// `op` without its unused results: their yields and the payload computing
-/// only them go; an unused result whose accumulator the kept ones read (a
-/// running arg-max feeding the max) stays and is reported by the converter.
-LogicalResult eraseDeadResults(RewriterBase &rewriter, linalg::GenericOp op) {
+/// The out arguments (as result numbers) the payload reads to compute
+/// result `k`.
+static llvm::SmallDenseSet<unsigned> accumulatorsRead(linalg::GenericOp op, unsigned k) {
   Block &body = op.getRegion().front();
   unsigned numInputs = op.getNumDpsInputs();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  // Payload ops each kept result needs, found backwards from the yield.
-  llvm::SmallPtrSet<Operation *, 16> needed;
-  SmallVector<Value> work;
-  for (auto [k, r] : llvm::enumerate(op.getResults()))
-    if (!r.use_empty())
-      work.push_back(yield.getOperand(k));
-  llvm::SmallDenseSet<unsigned> readArgs;
+  llvm::SmallDenseSet<unsigned> read;
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  SmallVector<Value> work{body.getTerminator()->getOperand(k)};
   while (!work.empty()) {
     Value v = work.pop_back_val();
     if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (arg.getOwner() == &body)
-        readArgs.insert(arg.getArgNumber());
+      if (arg.getOwner() == &body && arg.getArgNumber() >= numInputs)
+        read.insert(arg.getArgNumber() - numInputs);
       continue;
     }
     Operation *def = v.getDefiningOp();
-    if (!def || def->getBlock() != &body || !needed.insert(def).second)
+    if (!def || def->getBlock() != &body || !seen.insert(def).second)
       continue;
     llvm::append_range(work, def->getOperands());
   }
-  SmallVector<unsigned> keep;
-  for (auto [k, r] : llvm::enumerate(op.getResults()))
-    if (!r.use_empty() || readArgs.contains(numInputs + k))
-      keep.push_back(k);
-  if (keep.size() == op.getNumResults())
-    return success();
+  return read;
+}
+
+/// A copy of `op` computing only results `keep` (in that order): their
+/// yields, the payload they need, the inputs it reads.
+static linalg::GenericOp keepResults(RewriterBase &rewriter, linalg::GenericOp op, ArrayRef<unsigned> keep) {
+  unsigned numInputs = op.getNumDpsInputs();
   SmallVector<Value> inits;
   SmallVector<Type> types;
   SmallVector<AffineMap> all = op.getIndexingMapsArray();
@@ -79,9 +77,9 @@ LogicalResult eraseDeadResults(RewriterBase &rewriter, linalg::GenericOp op) {
     maps.push_back(all[numInputs + k]);
   }
   rewriter.setInsertionPoint(op);
-  auto kept = linalg::GenericOp::create(rewriter, op.getLoc(), types, op.getDpsInputs(), inits,
-                                        maps, op.getIteratorTypesArray());
-  rewriter.inlineRegionBefore(op.getRegion(), kept.getRegion(), kept.getRegion().begin());
+  auto kept = linalg::GenericOp::create(rewriter, op.getLoc(), types, op.getDpsInputs(), inits, maps,
+                                        op.getIteratorTypesArray());
+  rewriter.cloneRegionBefore(op.getRegion(), kept.getRegion(), kept.getRegion().begin());
   Block &moved = kept.getRegion().front();
   auto newYield = cast<linalg::YieldOp>(moved.getTerminator());
   SmallVector<Value> yielded;
@@ -103,8 +101,82 @@ LogicalResult eraseDeadResults(RewriterBase &rewriter, linalg::GenericOp op) {
     if (!llvm::is_contained(keep, k))
       dead.set(numInputs + k);
   moved.eraseArguments(dead);
-  for (auto [n, k] : llvm::enumerate(keep))
-    rewriter.replaceAllUsesWith(op.getResult(k), kept.getResult(n));
+  // Inputs the kept payload no longer reads would be streams without a use.
+  SmallVector<unsigned> unread;
+  for (unsigned i = 0; i < numInputs; ++i)
+    if (moved.getArgument(i).use_empty())
+      unread.push_back(i);
+  if (!unread.empty() && unread.size() < numInputs) {
+    SmallVector<Value> ins;
+    SmallVector<AffineMap> inMaps;
+    BitVector gone(moved.getNumArguments());
+    for (unsigned i = 0; i < numInputs; ++i) {
+      if (llvm::is_contained(unread, i)) {
+        gone.set(i);
+        continue;
+      }
+      ins.push_back(kept.getDpsInputs()[i]);
+      inMaps.push_back(maps[i]);
+    }
+    inMaps.append(maps.begin() + numInputs, maps.end());
+    rewriter.setInsertionPoint(kept);
+    auto narrow = linalg::GenericOp::create(rewriter, op.getLoc(), types, ins, inits, inMaps,
+                                            op.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(kept.getRegion(), narrow.getRegion(), narrow.getRegion().begin());
+    narrow.getRegion().front().eraseArguments(gone);
+    rewriter.eraseOp(kept);
+    kept = narrow;
+  }
+  return kept;
+}
+
+/// `op` with its results in groups computed apart: results nobody reads go
+/// (their yields and the payload computing only them), and results that do
+/// not read one another's accumulators become generics of their own (a
+/// min and a max of the same rows: two processes, the input forked to
+/// both). Results that do (a running arg-max and its max, both read) stay
+/// together, and the converter reports them.
+LogicalResult splitResults(RewriterBase &rewriter, linalg::GenericOp op) {
+  unsigned n = op.getNumResults();
+  // Each read result needs the accumulators its payload reads, and theirs.
+  SmallVector<llvm::SmallDenseSet<unsigned>> needs(n);
+  for (unsigned k = 0; k < n; ++k) {
+    if (op.getResult(k).use_empty())
+      continue;
+    SmallVector<unsigned> work{k};
+    while (!work.empty()) {
+      unsigned j = work.pop_back_val();
+      if (needs[k].insert(j).second)
+        llvm::append_range(work, accumulatorsRead(op, j));
+    }
+  }
+  // Read results needing a common accumulator stay together (union-find).
+  SmallVector<unsigned> leader(n);
+  for (unsigned k = 0; k < n; ++k)
+    leader[k] = k;
+  auto find = [&](unsigned k) {
+    while (leader[k] != k)
+      k = leader[k] = leader[leader[k]];
+    return k;
+  };
+  for (unsigned k = 0; k < n; ++k)
+    for (unsigned j = k + 1; j < n; ++j)
+      if (llvm::any_of(needs[k], [&](unsigned a) { return needs[j].contains(a); }))
+        leader[find(j)] = find(k);
+  std::map<unsigned, std::set<unsigned>> byRoot;
+  for (unsigned k = 0; k < n; ++k)
+    if (!needs[k].empty())
+      byRoot[find(k)].insert(needs[k].begin(), needs[k].end());
+  SmallVector<SmallVector<unsigned>> groups;
+  for (auto &[root, members] : byRoot)
+    groups.emplace_back(members.begin(), members.end());
+  if (groups.size() == 1 && groups.front().size() == n)
+    return success();
+  for (ArrayRef<unsigned> keep : groups) {
+    linalg::GenericOp kept = keepResults(rewriter, op, keep);
+    for (auto [i, k] : llvm::enumerate(keep))
+      rewriter.replaceAllUsesWith(op.getResult(k), kept.getResult(i));
+  }
   rewriter.eraseOp(op);
   return success();
 }
@@ -247,15 +319,16 @@ FailureOr<func::FuncOp> theFunction(ModuleOp module, StringRef top) {
 
 LogicalResult normalise(func::FuncOp func, bool gatherWindows) {
   // Results nobody reads (the arg-max index of a max reduction that lowers
-  // Softmax) would be streams without a reader: drop them first.
+  // Softmax) would be streams without a reader: drop them first; results
+  // computed apart become processes apart.
   IRRewriter rewriter(func.getContext());
-  SmallVector<linalg::GenericOp> partlyDead;
+  SmallVector<linalg::GenericOp> several;
   func.walk([&](linalg::GenericOp op) {
-    if (op.getNumResults() > 1 && llvm::any_of(op.getResults(), [](Value r) { return r.use_empty(); }))
-      partlyDead.push_back(op);
+    if (op.getNumResults() > 1)
+      several.push_back(op);
   });
-  for (linalg::GenericOp op : partlyDead)
-    if (failed(eraseDeadResults(rewriter, op)))
+  for (linalg::GenericOp op : several)
+    if (failed(splitResults(rewriter, op)))
       return failure();
   Block &top = func.getBody().front();
   // Scalar arithmetic on constants becomes a constant (IREE pads a pool with

@@ -156,17 +156,29 @@ func.func @uninitialised(%x: tensor<4x8xf32>) -> tensor<4xf32> {
 
 // -----
 
-// Both results live (a dead one is erased first).
-func.func @two_results(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+// A running arg-max and its max, both read: the index's payload reads the
+// max's accumulator, so the two cannot be computed apart (results that can
+// are split: test/Conversion/LinalgToDfg/results.mlir; dead ones erased).
+func.func @argmax_and_max(%x: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4xi64>) {
+  %lo = arith.constant 0xFF800000 : f32
+  %z = arith.constant 0 : i64
   %e = tensor.empty() : tensor<4xf32>
-  // expected-error @+1 {{linalg ops with 2 results are not supported; one result is}}
-  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
-                         iterator_types = ["parallel"]}
-      ins(%x : tensor<4xf32>) outs(%e, %e : tensor<4xf32>, tensor<4xf32>) {
-  ^bb0(%a: f32, %o: f32, %p: f32):
-    linalg.yield %a, %a : f32, f32
-  } -> (tensor<4xf32>, tensor<4xf32>)
-  return %r#0, %r#1 : tensor<4xf32>, tensor<4xf32>
+  %ei = tensor.empty() : tensor<4xi64>
+  %m0 = linalg.fill ins(%lo : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %i0 = linalg.fill ins(%z : i64) outs(%ei : tensor<4xi64>) -> tensor<4xi64>
+  // expected-error @+1 {{convert-linalg-to-dfg: a linalg op whose 2 results read one another's accumulators (a running arg-max and its max, both read) is not supported; results computed apart become processes apart}}
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x8xf32>) outs(%m0, %i0 : tensor<4xf32>, tensor<4xi64>) {
+  ^bb0(%a: f32, %m: f32, %i: i64):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %gt = arith.cmpf ogt, %a, %m : f32
+    %mx = arith.select %gt, %a, %m : f32
+    %ix = arith.select %gt, %ji, %i : i64
+    linalg.yield %mx, %ix : f32, i64
+  } -> (tensor<4xf32>, tensor<4xi64>)
+  return %r#0, %r#1 : tensor<4xf32>, tensor<4xi64>
 }
 
 // -----
