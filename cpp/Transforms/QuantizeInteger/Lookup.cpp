@@ -5,7 +5,8 @@
 // quantize evaluated in the payloads' own order and precision (ScalarEval.h),
 // and the layer becomes a read of a constant 256-entry table indexed by the
 // input: exact, with no float and no multiplier left. TFLite's int8 kernels
-// compute Logistic and Tanh the same way. A constant that varies along one
+// compute Logistic and Tanh the same way; its LeakyRelu rounds a fixed-point
+// multiplier, and for TFLite models (`rounding=tflite`) the table holds that. A constant that varies along one
 // dimension (PRelu's slope per channel) gives one row of 256 per index of
 // that dimension, read at row * 256 + x + 128.
 #include "Rewriter.h"
@@ -139,6 +140,8 @@ struct Table {
   SmallVector<int64_t> values;
   int64_t rows = 1;
   int dim = -1;
+  /// The function's value before the quantize at each input of row 0.
+  SmallVector<double> real;
 };
 
 /// The largest number of rows a table may have (PRelu over 1,024 channels:
@@ -206,6 +209,8 @@ static std::optional<Table> tableOf(linalg::GenericOp qop, MutableArrayRef<linal
       }
       values[g.getResult(0)] = r->front();
     }
+    if (row == 0)
+      table.real.push_back(values.lookup(last).f);
     // NaN has no integer: the quantize's fptosi has no value.
     std::optional<SmallVector<eval::Scalar, 1>> r = quantize.run({values.lookup(last), eval::Scalar{}});
     if (!r) {
@@ -223,6 +228,56 @@ static std::optional<Table> tableOf(linalg::GenericOp qop, MutableArrayRef<linal
     table.dim = -1;
   }
   return table;
+}
+
+/// The slope of a LeakyRelu whose value at each input `real` holds (x for
+/// x >= 0, slope * x below, x = (q - zp) scale in f32), or nothing.
+static std::optional<float> leakySlope(ArrayRef<double> real, const QInfo &x) {
+  std::optional<float> slope;
+  double widest = 0;
+  for (int64_t k = 0; k < 256; ++k) {
+    int64_t d = k - 128 - x.zp;
+    double in = static_cast<float>(static_cast<float>(d) * static_cast<float>(x.scale));
+    if (d >= 0) {
+      if (real[k] != in)
+        return std::nullopt;
+      continue;
+    }
+    // The widest input gives the slope to f32 precision; every other
+    // negative input must then give f32(in * slope).
+    if (-in > widest) {
+      widest = -in;
+      slope = static_cast<float>(real[k] / in);
+    }
+  }
+  if (!slope || *slope == 1.0f)
+    return std::nullopt;
+  for (int64_t k = 0; k < 256; ++k) {
+    int64_t d = k - 128 - x.zp;
+    float in = static_cast<float>(d) * static_cast<float>(x.scale);
+    if (d < 0 && real[k] != static_cast<double>(in * *slope))
+      return std::nullopt;
+  }
+  return slope;
+}
+
+/// TFLite's int8 LEAKY_RELU as XNNPACK, the interpreter's default kernels,
+/// computes it: each side's scale (s_in / s_out, times the slope below 0)
+/// rounded to 8 fraction bits, M = rint(256 s), out = ((q - zp_in) M + 128)
+/// >> 8 + zp_out, clamped. (TFLite's reference kernel rounds a 31-bit
+/// multiplier instead; the two disagree at a few inputs.)
+static SmallVector<int64_t> xnnpackLeakyRelu(float slope, const QInfo &x, const Quant &q) {
+  float positive = static_cast<float>(x.scale) / static_cast<float>(q.scale);
+  float negative = positive * slope;
+  int64_t mp = static_cast<int64_t>(std::nearbyint(256.0f * positive));
+  int64_t mn = static_cast<int64_t>(std::nearbyint(256.0f * negative));
+  SmallVector<int64_t> values;
+  for (int64_t k = 0; k < 256; ++k) {
+    int64_t d = k - 128 - x.zp;
+    int64_t acc = d * (d >= 0 ? mp : mn) + 128;
+    values.push_back(std::clamp<int64_t>((acc >> 8) + q.zp, q.lo, q.hi));
+  }
+  return values;
 }
 
 std::optional<Value> Rewriter::lookup(linalg::GenericOp qop, const UnaryChain &chain) {
@@ -250,6 +305,12 @@ std::optional<Value> Rewriter::lookup(linalg::GenericOp qop, const UnaryChain &c
   std::fesetround(savedRounding);
   if (!table)
     return std::nullopt;
+  // A LeakyRelu of a TFLite model: its runtime's rounding, not the float
+  // function's.
+  if (rounding == Rounding::Tflite && table->rows == 1)
+    if (std::optional<float> slope = leakySlope(table->real, *x))
+      if (std::optional<Quant> q = matchQuant(qop))
+        table->values = xnnpackLeakyRelu(*slope, *x, *q);
 
   Type outElem = elementTypeOf(qop.getResult(0));
   IntBuilder ib{b, qop.getLoc()};

@@ -43,9 +43,10 @@ bool isSoftmax(linalg::GenericOp div);
 /// ((x - max(x)) - log of the sum of its exp over one axis; Softmax.cpp).
 bool isLogSoftmax(linalg::GenericOp sub);
 
-/// How an average's quotient is rounded: as onnxruntime's float average
-/// (half to even), or as TFLite's integer kernel (the raw sum over the cells
-/// it reads divided by their count, half away from zero).
+/// Whose rounding the integers follow where the references differ:
+/// onnxruntime's (float arithmetic, half to even) or TFLite's kernels (an
+/// average: the raw sum over the cells it reads divided by their count, half
+/// away from zero; LeakyRelu: XNNPACK's 8-bit fixed-point multiply).
 enum class Rounding { Onnx, Tflite };
 
 struct Rewriter {

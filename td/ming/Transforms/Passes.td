@@ -125,7 +125,11 @@ def QuantizeInteger : Pass<"ming-quantize-integer", "mlir::func::FuncOp"> {
     half away from zero, computed exactly as `(|raw| + count / 2) *
     ceil(2^s / count) >> s` with `2^s` above the reach times the count.
     TFLite's form applies where its kernel would (input and output encoded
-    alike, the divisor the window's size); elsewhere the first.
+    alike, the divisor the window's size); elsewhere the first. With
+    `rounding=tflite` a LeakyRelu's table (a function that is the identity
+    above 0 and a constant slope below) holds what TFLite's default kernels
+    (XNNPACK) compute: `((q - zp) M + 128) >> 8 + zp_out`, M each side's
+    scale rounded to 8 fraction bits.
 
     ReLU and Clip need nothing when the quantiser already folds them into
     its output clamp; where they stand between the arithmetic and the
@@ -141,8 +145,9 @@ def QuantizeInteger : Pass<"ming-quantize-integer", "mlir::func::FuncOp"> {
     Option<"strict", "strict", "bool", /*default=*/"false",
            "Fail when float arithmetic would stay in the datapath">,
     Option<"rounding", "rounding", "std::string", /*default=*/"\"onnx\"",
-           "How averages round: 'onnx' (onnxruntime's float average, half to even) or "
-           "'tflite' (TFLite's integer kernel: raw sum / count, half away from zero)">
+           "Whose rounding averages and LeakyRelu follow: 'onnx' (onnxruntime's float "
+           "arithmetic, half to even) or 'tflite' (TFLite's kernels: an average's raw sum / "
+           "count half away from zero, LeakyRelu's 8-bit fixed-point multiply)">
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::arith::ArithDialect",
                            "mlir::tensor::TensorDialect"];
