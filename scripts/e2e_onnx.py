@@ -98,6 +98,12 @@ TFLITE_TYPES = {"float32": np.float32, "int8": np.int8, "uint8": np.uint8, "int1
 
 
 def tflite_interpreter(path):
+    """The interpreter as it runs by default, with the XNNPACK delegate: the
+    int8 arithmetic ming reproduces. TFLite's builtin kernels round a
+    requantisation twice (a doubling high multiply, then a shift) and differ
+    from XNNPACK by a step at some outputs (MLPerf AD int8, Keras MEAN). Known
+    XNNPACK error: a SAME convolution with a 1-wide kernel along a strided
+    axis (ming agrees with tf.nn.conv2d and the builtin kernels there)."""
     import tensorflow as tf
     interp = tf.lite.Interpreter(model_path=path, num_threads=1)
     interp.allocate_tensors()
