@@ -15,6 +15,8 @@ COMPUTE = {
     "Add", "Sub", "Mul", "Div", "Max", "Min", "Sum", "Mean", "Abs", "Neg", "Exp", "Log", "Sqrt",
     "Floor", "Ceil", "Round", "Sign", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceSum",
     "ReduceL2", "Concat", "Split", "Slice", "Pad", "Resize", "Upsample", "Tile",
+    "Greater", "Less", "GreaterOrEqual", "LessOrEqual", "Equal", "Not", "And", "Or", "Where",
+    "Reciprocal",
     "QuantizeLinear", "DequantizeLinear",
 }
 # Activations with no float C++ of their own (erf, log1p) that are
@@ -70,6 +72,8 @@ def check_operators(model):
         if not domain and node.op_type == "MaxPool" and len(node.output) > 1 and node.output[1] \
                 and (node.output[1] in outputs or consumers.get(node.output[1])):
             ok, op = False, "MaxPool with its Indices output read"
+        if not ok and node.op_type.startswith("TFL_"):
+            op = f"{op} (TFLite's {node.op_type[4:]}, which tf2onnx leaves unconverted)"
         if not ok:
             outside.setdefault(op, []).append(node.name or "?")
     if not outside:

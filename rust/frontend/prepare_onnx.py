@@ -21,6 +21,7 @@ front end's Python (the checkout's .venv) before iree-import-onnx.
 - Resize (Upsample) nearest by integer factors becomes Reshape-Expand-Reshape:
   every input element repeated, which streams with a row buffer; the
   importer's lowering of Resize gathers by computed index, which cannot.
+- Reciprocal becomes Div(1, x) (the importer asserts x != 0 in its payload).
 
 Everything said to the user goes to stderr as `remark:` or `error:` lines;
 exit status 0 on success, 1 on a model we refuse (with the reason), 2 when a
@@ -31,7 +32,7 @@ import sys
 
 from onnx_fold import fold_batch_norms
 from onnx_ops import check_operators
-from onnx_util import attr, fail, need, say, value_shapes
+from onnx_util import Emitter, attr, fail, need, say, value_shapes, value_types
 from onnx_windows import canonical_pools, conv_same_pads, crops_as_slices, mirror_pads_as_concats
 
 TARGET_OPSET = 17
@@ -68,6 +69,25 @@ def from_tflite(path, scratch):
         fail(f"tf2onnx cannot convert '{path}': {e}")
     say("remark", f"'{path}' converted from TensorFlow Lite with tf2onnx (opset {TARGET_OPSET})")
     return out
+
+
+def reciprocals_as_divisions(model):
+    """Reciprocal(x) becomes Div(1, x): the importer writes Reciprocal with
+    an assert that x is not 0 (cf.assert, which a process cannot hold);
+    ONNX's 1 / 0 is infinity either way."""
+    from onnx import TensorProto
+    types = value_types(model.graph)
+    nodes = []
+    for node in model.graph.node:
+        if node.op_type != "Reciprocal" or types.get(node.input[0], TensorProto.FLOAT) not in (
+                TensorProto.FLOAT, TensorProto.DOUBLE):
+            nodes.append(node)
+            continue
+        dtype = "float64" if types.get(node.input[0]) == TensorProto.DOUBLE else "float32"
+        e = Emitter(model.graph, nodes, (node.name or node.output[0]) + "_div")
+        e.node("Div", [e.const(1.0, dtype), node.input[0]], node.output[0])
+    del model.graph.node[:]
+    model.graph.node.extend(nodes)
 
 
 def resize_as_repeat(model):
@@ -275,6 +295,7 @@ def main(argv):
             model = reinfer(model)
     if any(n.op_type in ("Resize", "Upsample") for n in model.graph.node):
         model = resize_as_repeat(model)
+    reciprocals_as_divisions(model)
     onnx.save(model, dst)
 
 

@@ -90,6 +90,26 @@ def main(out):
         [nh.from_array(rng.uniform(-0.5, 0.5, (4, 3, 3, 3)).astype(np.float32), "w"),
          nh.from_array(np.array([1, 2, 1, 3], np.int64), "reps")]),
         os.path.join(out, "tile.onnx"))
+    # Comparisons, logic and Where (tf2onnx's form of Keras' SELU and
+    # thresholded ReLU), and Reciprocal (LayerNormalization's 1 / sqrt).
+    k = nh.from_array(np.array(0.1, np.float32), "k")
+    save(h.make_graph(
+        [h.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1], name="conv"),
+         h.make_node("Abs", ["c"], ["a"], name="abs"),
+         h.make_node("Add", ["a", "k"], ["a1"], name="add"),
+         h.make_node("Reciprocal", ["a1"], ["r"], name="recip"),
+         h.make_node("Greater", ["c", "k"], ["g"], name="gt"),
+         h.make_node("Less", ["c", "k"], ["l"], name="lt"),
+         h.make_node("GreaterOrEqual", ["c", "k"], ["ge"], name="ge"),
+         h.make_node("LessOrEqual", ["c", "k"], ["le"], name="le"),
+         h.make_node("Or", ["g", "l"], ["o"], name="or"),
+         h.make_node("And", ["ge", "le"], ["an"], name="and"),
+         h.make_node("Not", ["an"], ["na"], name="not"),
+         h.make_node("Equal", ["o", "na"], ["eq"], name="eq"),
+         h.make_node("Where", ["eq", "r", "c"], ["y"], name="where")],
+        "compare", [value("x", [1, 3, 6, 6])], [value("y", [1, 4, 6, 6])],
+        [nh.from_array(rng.uniform(-0.5, 0.5, (4, 3, 3, 3)).astype(np.float32), "w"), k]),
+        os.path.join(out, "compare.onnx"))
     # A fixed batch of 4 images.
     save(h.make_graph(
         [h.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1], name="conv"),
