@@ -11,8 +11,10 @@
 //! of those costs what the deeper one costs, so simulating it would buy
 //! nothing. Every accepted depth is checked by a simulation of the whole
 //! design with the depths so far, so the final set is one that was
-//! simulated.
-use super::engine::{simulate, Design, Outcome};
+//! simulated; then once more with every process running one iteration at a
+//! time, as the C simulation does, where channels full in a deadlock get
+//! deeper again.
+use super::engine::{simulate, Design, Outcome, WaitKind};
 
 /// Slack over the unbounded run, in parts per hundred.
 pub const SLACK_PERCENT: u64 = 1;
@@ -159,11 +161,51 @@ pub fn minimize(design: &Design, given: &Outcome, lanes: &[u64], bits: &[u64]) -
         depths[c] = tries[hi];
         d.channels[c].depth = Some(tries[hi]);
     }
+    // The C simulation runs each process one iteration at a time, so nothing
+    // waits in a pipeline's stages there; depths that lean on those stages
+    // deadlock it (a fork whose one branch must hold what its other needs
+    // to compute a row's mean). Channels full in such a deadlock get back
+    // their given depth (what the DSE counted), and if still full there,
+    // their unbounded peak when larger.
+    let given_depth = |c: usize| design.channels[c].depth.unwrap_or(0).max(MIN_DEPTH);
+    let peak = |c: usize| unbounded.channels[c].peak.max(MIN_DEPTH);
+    for _ in 0..2 * channels {
+        let run = simulate(&sequential(&d));
+        simulations += 1;
+        let Some(stop) = run.deadlock else { break };
+        let mut raised = false;
+        for w in stop.waiting.iter().filter(|w| w.kind == WaitKind::Space) {
+            let c = w.channel;
+            let next = if depths[c] < given_depth(c) { given_depth(c) } else { depths[c].max(peak(c)) };
+            if next > depths[c] {
+                depths[c] = next;
+                d.channels[c].depth = Some(next);
+                raised = true;
+            }
+        }
+        if !raised {
+            log::warn!("simulator: one iteration at a time, as the C simulation runs, the design stops at cycle {}", stop.cycle);
+            break;
+        }
+    }
     // The accepted runs each had the depths of their time; one last run gives
     // the figures of the final set.
     let outcome = simulate(&d);
     simulations += 1;
     Ok(Minimized { unbounded, bound, depths, outcome, simulations })
+}
+
+/// `d` as the C simulation runs it: every slot's pushes at its issue, so no
+/// iteration is in flight to hold elements between a process's pulls and
+/// its pushes.
+fn sequential(d: &Design) -> Design {
+    let mut s = d.clone();
+    for p in &mut s.programs {
+        for r in &mut p.runs {
+            r.depth = 1;
+        }
+    }
+    s
 }
 
 /// BRAM18K of a FIFO as the cost model counts it (docs/cost-model.md,

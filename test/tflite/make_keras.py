@@ -6,7 +6,8 @@ as ONNX straight from Keras, cnn_keras.onnx: tf2onnx.convert.from_keras,
 which replaced keras2onnx, at opset 9 as keras2onnx wrote (an NHWC input
 transposed, Clip with attributes, Squeeze and MatMul). And blocks of field
 CNNs as int8 TFLite (blocks()): residual_int8.tflite up to a residual add,
-blocks_int8.tflite with more layers after it.
+blocks_int8.tflite with more layers after it; layernorm_int8.tflite, a
+convolution and LayerNormalization.
 
     make_keras.py DIR
 """
@@ -55,6 +56,15 @@ def blocks(full):
     return tf.keras.Model(x, y)
 
 
+def layernorm():
+    """A 3x3 convolution, then LayerNormalization over the channels."""
+    tf.keras.utils.set_random_seed(5)
+    x = tf.keras.Input((16, 16, 3), batch_size=1, name="input")
+    y = tf.keras.layers.Conv2D(8, 3, padding="same")(x)
+    y = tf.keras.layers.LayerNormalization()(y)
+    return tf.keras.Model(x, y)
+
+
 def int8(m, shape):
     """`m` as a full-integer int8 TFLite model, int8 in and out."""
     rng = np.random.default_rng(3)
@@ -82,6 +92,8 @@ def main(out):
     for name, full in (("blocks_int8.tflite", True), ("residual_int8.tflite", False)):
         with open(os.path.join(out, name), "wb") as f:
             f.write(int8(blocks(full), (1, 12, 10, 3)))
+    with open(os.path.join(out, "layernorm_int8.tflite"), "wb") as f:
+        f.write(int8(layernorm(), (1, 16, 16, 3)))
     import tf2onnx  # noqa: E402  (only this file needs it)
     spec = (tf.TensorSpec((1, 12, 12, 3), tf.float32, name="input"),)
     tf2onnx.convert.from_keras(m, input_signature=spec, opset=9,
