@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/FoldUtils.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 #include <map>
 #include <set>
@@ -106,7 +107,17 @@ static linalg::GenericOp keepResults(RewriterBase &rewriter, linalg::GenericOp o
   for (unsigned i = 0; i < numInputs; ++i)
     if (moved.getArgument(i).use_empty())
       unread.push_back(i);
-  if (!unread.empty() && unread.size() < numInputs) {
+  // ... unless one carries a loop's range alone (a pooling window's shape).
+  auto rangesKept = [&] {
+    llvm::SmallBitVector seen(op.getNumLoops());
+    for (auto [i, m] : llvm::enumerate(maps))
+      if (i >= numInputs || !llvm::is_contained(unread, i))
+        for (AffineExpr e : m.getResults())
+          if (auto d = dyn_cast<AffineDimExpr>(e))
+            seen.set(d.getPosition());
+    return seen.all();
+  };
+  if (!unread.empty() && unread.size() < numInputs && rangesKept()) {
     SmallVector<Value> ins;
     SmallVector<AffineMap> inMaps;
     BitVector gone(moved.getNumArguments());

@@ -52,3 +52,32 @@ func.func @three(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor
   } -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>)
   return %r#0, %r#2 : tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// A sum pool and a max pool over one window, both read: two windows. The
+// window operand's values are never read, but it alone gives the kernel
+// loop its range, so both keep it.
+// CHECK-LABEL: dfg.process @window{{[0-9]+}}(
+// CHECK: arith.addf
+// CHECK: dfg.process @window{{[0-9]+}}(
+// CHECK: arith.maximumf
+// CHECK: dfg.graph @pools(
+#in = affine_map<(d0, d1) -> (d0 * 2 + d1)>
+#win = affine_map<(d0, d1) -> (d1)>
+#out = affine_map<(d0, d1) -> (d0)>
+func.func @pools(%x: tensor<12xf32>) -> (tensor<5xf32>, tensor<5xf32>) {
+  %z = arith.constant 0.000000e+00 : f32
+  %lo = arith.constant 0xFF800000 : f32
+  %w = tensor.empty() : tensor<4xf32>
+  %e = tensor.empty() : tensor<5xf32>
+  %s0 = linalg.fill ins(%z : f32) outs(%e : tensor<5xf32>) -> tensor<5xf32>
+  %m0 = linalg.fill ins(%lo : f32) outs(%e : tensor<5xf32>) -> tensor<5xf32>
+  %r:2 = linalg.generic {indexing_maps = [#in, #win, #out, #out], iterator_types = ["parallel", "reduction"]} ins(%x, %w : tensor<12xf32>, tensor<4xf32>) outs(%s0, %m0 : tensor<5xf32>, tensor<5xf32>) {
+  ^bb0(%a: f32, %k: f32, %s: f32, %m: f32):
+    %0 = arith.addf %s, %a : f32
+    %1 = arith.maximumf %m, %a : f32
+    linalg.yield %0, %1 : f32, f32
+  } -> (tensor<5xf32>, tensor<5xf32>)
+  return %r#0, %r#1 : tensor<5xf32>, tensor<5xf32>
+}
