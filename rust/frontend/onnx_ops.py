@@ -16,7 +16,7 @@ COMPUTE = {
     "Floor", "Ceil", "Round", "Sign", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceSum",
     "ReduceL2", "Concat", "Split", "Slice", "Pad", "Resize", "Upsample", "Tile",
     "Greater", "Less", "GreaterOrEqual", "LessOrEqual", "Equal", "Not", "And", "Or", "Where",
-    "Reciprocal",
+    "Reciprocal", "DepthToSpace", "SpaceToDepth",
     "QuantizeLinear", "DequantizeLinear",
 }
 # Activations with no float C++ of their own (erf, log1p) that are

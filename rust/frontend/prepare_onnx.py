@@ -22,6 +22,8 @@ front end's Python (the checkout's .venv) before iree-import-onnx.
   every input element repeated, which streams with a row buffer; the
   importer's lowering of Resize gathers by computed index, which cannot.
 - Reciprocal becomes Div(1, x) (the importer asserts x != 0 in its payload).
+- DepthToSpace and SpaceToDepth become the Reshape-Transpose-Reshape the
+  ONNX specification defines them by.
 
 Everything said to the user goes to stderr as `remark:` or `error:` lines;
 exit status 0 on success, 1 on a model we refuse (with the reason), 2 when a
@@ -32,7 +34,7 @@ import sys
 
 from onnx_fold import fold_batch_norms
 from onnx_ops import check_operators
-from onnx_util import Emitter, attr, fail, need, say, value_shapes, value_types
+from onnx_util import Emitter, attr, fail, need, say, value_shapes, value_types, where
 from onnx_windows import canonical_pools, conv_same_pads, crops_as_slices, mirror_pads_as_concats
 
 TARGET_OPSET = 17
@@ -88,6 +90,45 @@ def reciprocals_as_divisions(model):
         e.node("Div", [e.const(1.0, dtype), node.input[0]], node.output[0])
     del model.graph.node[:]
     model.graph.node.extend(nodes)
+
+
+def blocks_as_transposes(model):
+    """DepthToSpace (DCR and CRD) and SpaceToDepth become the Reshape,
+    Transpose, Reshape the ONNX specification defines them by, which stream
+    as a channel shuffle does (YOLO's reorg layer, pixel-shuffle
+    upsampling). Their input's shape must be known."""
+    shapes = value_shapes(model.graph)
+    nodes, changed = [], False
+    for node in model.graph.node:
+        if node.op_type not in ("DepthToSpace", "SpaceToDepth"):
+            nodes.append(node)
+            continue
+        shape = shapes.get(node.input[0])
+        if not shape or len(shape) != 4 or any(not isinstance(d, int) or d <= 0 for d in shape):
+            fail(f"{where(node)}: the shape of its input is not known; ming rewrites it as Reshape, "
+                 f"Transpose, Reshape, which needs it")
+        n, c, hh, ww = shape
+        k = attr(node, "blocksize", 0)
+        e = Emitter(model.graph, nodes, (node.name or node.output[0]) + "_blocks")
+        if node.op_type == "SpaceToDepth":
+            if hh % k or ww % k:
+                fail(f"{where(node)}: blocksize {k} does not divide its {hh}x{ww} input")
+            split, perm, out = [n, c, hh // k, k, ww // k, k], [0, 3, 5, 1, 2, 4], [n, c * k * k, hh // k, ww // k]
+        else:
+            if c % (k * k):
+                fail(f"{where(node)}: blocksize {k} squared does not divide its {c} channels")
+            crd = attr(node, "mode", b"DCR") in (b"CRD", "CRD")
+            split = [n, c // (k * k), k, k, hh, ww] if crd else [n, k, k, c // (k * k), hh, ww]
+            perm = [0, 1, 4, 2, 5, 3] if crd else [0, 3, 4, 1, 5, 2]
+            out = [n, c // (k * k), hh * k, ww * k]
+        v = e.node("Reshape", [node.input[0], e.const(split)])
+        v = e.node("Transpose", [v], perm=perm)
+        e.node("Reshape", [v, e.const(out)], node.output[0])
+        changed = True
+    if changed:
+        del model.graph.node[:]
+        model.graph.node.extend(nodes)
+    return changed
 
 
 def resize_as_repeat(model):
@@ -290,7 +331,7 @@ def main(argv):
             return model
 
     for rewrite in (fold_batch_norms, mirror_pads_as_concats, crops_as_slices, conv_same_pads,
-                    canonical_pools):
+                    canonical_pools, blocks_as_transposes):
         while rewrite(model):
             model = reinfer(model)
     if any(n.op_type in ("Resize", "Upsample") for n in model.graph.node):

@@ -110,6 +110,17 @@ def main(out):
         "compare", [value("x", [1, 3, 6, 6])], [value("y", [1, 4, 6, 6])],
         [nh.from_array(rng.uniform(-0.5, 0.5, (4, 3, 3, 3)).astype(np.float32), "w"), k]),
         os.path.join(out, "compare.onnx"))
+    # DepthToSpace in both modes and SpaceToDepth (YOLO's reorg, pixel
+    # shuffle), as the Reshape-Transpose-Reshape the specification defines.
+    save(h.make_graph(
+        [h.make_node("Conv", ["x", "w8"], ["c"], pads=[1, 1, 1, 1], name="conv"),
+         h.make_node("DepthToSpace", ["c"], ["d"], blocksize=2, mode="DCR", name="d2s_dcr"),
+         h.make_node("DepthToSpace", ["c"], ["e"], blocksize=2, mode="CRD", name="d2s_crd"),
+         h.make_node("Add", ["d", "e"], ["f"], name="add"),
+         h.make_node("SpaceToDepth", ["f"], ["y"], blocksize=2, name="s2d")],
+        "blocks", [value("x", [1, 3, 4, 6])], [value("y", [1, 8, 4, 6])],
+        [nh.from_array(rng.uniform(-0.5, 0.5, (8, 3, 3, 3)).astype(np.float32), "w8")]),
+        os.path.join(out, "blocks.onnx"))
     # A fixed batch of 4 images.
     save(h.make_graph(
         [h.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1], name="conv"),
