@@ -15,9 +15,6 @@
 #include "mlir/Transforms/FoldUtils.h"
 #include "llvm/ADT/SmallBitVector.h"
 
-#include <map>
-#include <set>
-
 using namespace mlir;
 
 namespace ming::lowering {
@@ -161,26 +158,23 @@ LogicalResult splitResults(RewriterBase &rewriter, linalg::GenericOp op) {
         llvm::append_range(work, accumulatorsRead(op, j));
     }
   }
-  // Read results needing a common accumulator stay together (union-find).
-  SmallVector<unsigned> leader(n);
-  for (unsigned k = 0; k < n; ++k)
-    leader[k] = k;
-  auto find = [&](unsigned k) {
-    while (leader[k] != k)
-      k = leader[k] = leader[leader[k]];
-    return k;
-  };
-  for (unsigned k = 0; k < n; ++k)
-    for (unsigned j = k + 1; j < n; ++j)
-      if (llvm::any_of(needs[k], [&](unsigned a) { return needs[j].contains(a); }))
-        leader[find(j)] = find(k);
-  std::map<unsigned, std::set<unsigned>> byRoot;
-  for (unsigned k = 0; k < n; ++k)
-    if (!needs[k].empty())
-      byRoot[find(k)].insert(needs[k].begin(), needs[k].end());
+  // Read results needing a common accumulator stay together: each joins
+  // the groups it shares one with.
   SmallVector<SmallVector<unsigned>> groups;
-  for (auto &[root, members] : byRoot)
-    groups.emplace_back(members.begin(), members.end());
+  for (unsigned k = 0; k < n; ++k) {
+    if (needs[k].empty())
+      continue;
+    SmallVector<unsigned> merged(needs[k].begin(), needs[k].end());
+    llvm::erase_if(groups, [&](ArrayRef<unsigned> g) {
+      if (llvm::none_of(g, [&](unsigned j) { return needs[k].contains(j); }))
+        return false;
+      llvm::append_range(merged, g);
+      return true;
+    });
+    llvm::sort(merged);
+    merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+    groups.push_back(std::move(merged));
+  }
   if (groups.size() == 1 && groups.front().size() == n)
     return success();
   for (ArrayRef<unsigned> keep : groups) {
