@@ -169,8 +169,9 @@ pub fn minimize(design: &Design, given: &Outcome, lanes: &[u64], bits: &[u64]) -
     // their unbounded peak when larger.
     let given_depth = |c: usize| design.channels[c].depth.unwrap_or(0).max(MIN_DEPTH);
     let peak = |c: usize| unbounded.channels[c].peak.max(MIN_DEPTH);
+    let mut seq = sequential(&d);
     for _ in 0..2 * channels {
-        let run = simulate(&sequential(&d));
+        let run = simulate(&seq);
         simulations += 1;
         let Some(stop) = run.deadlock else { break };
         let mut raised = false;
@@ -180,6 +181,7 @@ pub fn minimize(design: &Design, given: &Outcome, lanes: &[u64], bits: &[u64]) -
             if next > depths[c] {
                 depths[c] = next;
                 d.channels[c].depth = Some(next);
+                seq.channels[c].depth = Some(next);
                 raised = true;
             }
         }
