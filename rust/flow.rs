@@ -202,14 +202,14 @@ fn flow_from(request: &Request, imported: &Imported) -> Result<(), FlowError> {
     if at_dfg {
         log::debug!("DSE for {} ({} DSP, {} BRAM18K)", request.target.board.name, request.target.dsp, request.target.bram18k);
         crate::progress::stage("DSE");
-        let weights = dse::capacity::weights(&module);
         if request.dse.is_some() {
+            let weights = dse::capacity::weights(&module);
             log::debug!("weights: {} ROMs, {} values, {} bits", weights.roms, weights.values, weights.bits);
             dse::capacity::check(&weights, &request.target).map_err(|m| FlowError::Dse(dse::Failure::Refused(m)))?;
         }
         figures = explore(&module, request.dse.as_ref(), &request.target.cost_target()).map_err(|e| match e {
             // A float model that does not fit: what int8 would change.
-            FlowError::Dse(f @ (dse::Failure::Infeasible { .. } | dse::Failure::Refused(_))) => match dse::capacity::int8_hint(&weights) {
+            FlowError::Dse(f @ (dse::Failure::Infeasible { .. } | dse::Failure::Refused(_))) => match dse::capacity::int8_hint(&dse::capacity::weights(&module)) {
                 Some(hint) => FlowError::Dse(dse::Failure::Refused(format!("{f}; {hint}"))),
                 None => FlowError::Dse(f),
             },

@@ -35,6 +35,19 @@ pub struct Weights {
     pub float_bits: u64,
 }
 
+impl Weights {
+    /// Whether floats are most of their bits (an int8 model keeps a few
+    /// float tables): what int8 quantisation would shrink.
+    pub fn mostly_float(&self) -> bool {
+        self.float_bits * 2 > self.bits
+    }
+
+    /// Their bits with every float value quantised to 8 bits.
+    pub fn int8_bits(&self) -> u64 {
+        self.bits - self.float_bits + self.float_values.saturating_mul(8)
+    }
+}
+
 /// What each memory of a chip that a ROM can use stores at most, in bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Capacity {
@@ -135,10 +148,10 @@ fn mbit(bits: u64) -> String {
 /// quantisation would change (its weights' size, a DSP per multiply), or
 /// nothing when the weights are mostly integers already.
 pub fn int8_hint(w: &Weights) -> Option<String> {
-    if w.float_bits == 0 || w.float_bits * 2 <= w.bits {
+    if !w.mostly_float() {
         return None;
     }
-    let int8 = w.bits - w.float_bits + w.float_values.saturating_mul(8);
+    let int8 = w.int8_bits();
     Some(format!(
         "its float weights take {}, quantised to int8 {}, and an int8 multiply takes one DSP where an f32 one \
          takes three: an int8 model (onnxruntime's quantize_static, or TFLite's full-integer conversion) needs less",
@@ -184,10 +197,8 @@ pub fn check(w: &Weights, target: &Target) -> Result<(), String> {
     if !fits.is_empty() {
         m.push_str(&format!("; the weights could fit --board {}", fits.join(", --board ")));
     }
-    // Only where floats are most of it: an int8 model keeps a few float
-    // tables.
-    if w.float_bits * 2 > w.bits {
-        let int8 = w.bits - w.float_bits + w.float_values.saturating_mul(8);
+    if w.mostly_float() {
+        let int8 = w.int8_bits();
         let tail = if int8 <= cap.total() {
             format!("within {}'s", b.name)
         } else {
