@@ -42,14 +42,10 @@ std::optional<Rewriter::Average> Rewriter::matchAverage(linalg::GenericOp g) {
   }
   // ((sum) / n) * (n / count): a count per position, the constant factor
   // read through a projection of the loops.
-  auto mul = dyn_cast_or_null<arith::MulFOp>(op);
-  if (!mul || g.getNumDpsInputs() != 2)
+  if (!isa_and_nonnull<arith::MulFOp>(op) || g.getNumDpsInputs() != 2 || !readsBothInputs(op, body))
     return std::nullopt;
   for (unsigned i = 0; i < 2; ++i) {
     OpOperand *avgOperand = g.getDpsInputOperand(i), *factor = g.getDpsInputOperand(1 - i);
-    if (!((mul.getLhs() == body->getArgument(i) && mul.getRhs() == body->getArgument(1 - i)) ||
-          (mul.getRhs() == body->getArgument(i) && mul.getLhs() == body->getArgument(1 - i))))
-      continue;
     auto avg = avgOperand->get().getDefiningOp<linalg::GenericOp>();
     if (!avg || !g.getMatchingIndexingMap(avgOperand).isIdentity())
       continue;

@@ -209,6 +209,13 @@ int singleDim(AffineMap m) {
   return e ? static_cast<int>(e.getPosition()) : -1;
 }
 
+bool readsBothInputs(Operation *op, Block *body) {
+  if (!op || op->getNumOperands() != 2 || body->getNumArguments() < 2)
+    return false;
+  Value a = body->getArgument(0), b = body->getArgument(1);
+  return (op->getOperand(0) == a && op->getOperand(1) == b) || (op->getOperand(0) == b && op->getOperand(1) == a);
+}
+
 std::optional<Reduction> matchReduction(linalg::GenericOp g) {
   // Pools read a window tensor beside their input; a ReduceMean's sum reads
   // only its input.

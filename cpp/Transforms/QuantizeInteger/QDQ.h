@@ -53,6 +53,10 @@ std::optional<Quant> matchQuant(linalg::GenericOp g);
 
 int singleDim(AffineMap m);
 
+/// Whether `op`'s two operands are the first two arguments of `body`, in
+/// either order (a commutative op of a generic's two inputs).
+bool readsBothInputs(Operation *op, Block *body);
+
 /// What a two-input generic accumulates into its init.
 enum class Reduction { MulAdd, Sum, Max };
 

@@ -596,11 +596,7 @@ std::optional<Value> Rewriter::quantised(linalg::GenericOp qop, Value in, const 
       return average(*avg, q, outElem);
     if (isa_and_nonnull<arith::DivFOp>(op) && !chain)
       return fail("a division that is not an average pooling"), std::nullopt;
-    if (auto addf = dyn_cast_or_null<arith::AddFOp>(op); addf && g.getNumDpsInputs() == 2 &&
-                                                         ((addf.getLhs() == body->getArgument(0) &&
-                                                           addf.getRhs() == body->getArgument(1)) ||
-                                                          (addf.getLhs() == body->getArgument(1) &&
-                                                           addf.getRhs() == body->getArgument(0)))) {
+    if (isa_and_nonnull<arith::AddFOp>(op) && g.getNumDpsInputs() == 2 && readsBothInputs(op, body)) {
       // contraction + bias?
       for (unsigned i = 0; i < 2; ++i) {
         auto c = g.getDpsInputOperand(i)->get().getDefiningOp<linalg::GenericOp>();
@@ -618,12 +614,7 @@ std::optional<Value> Rewriter::quantised(linalg::GenericOp qop, Value in, const 
       if (!chain)
         return add(g, q, outElem);
     }
-    if (auto mulf = dyn_cast_or_null<arith::MulFOp>(op); mulf && g.getNumDpsInputs() == 2 &&
-                                                         ((mulf.getLhs() == body->getArgument(0) &&
-                                                           mulf.getRhs() == body->getArgument(1)) ||
-                                                          (mulf.getLhs() == body->getArgument(1) &&
-                                                           mulf.getRhs() == body->getArgument(0))) &&
-                                                         !chain)
+    if (isa_and_nonnull<arith::MulFOp>(op) && g.getNumDpsInputs() == 2 && readsBothInputs(op, body) && !chain)
       return mul(g, q, outElem);
   }
   if (chain)
