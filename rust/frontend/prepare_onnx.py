@@ -79,7 +79,7 @@ def reciprocals_as_divisions(model):
     ONNX's 1 / 0 is infinity either way."""
     from onnx import TensorProto
     types = value_types(model.graph)
-    nodes = []
+    nodes, changed = [], False
     for node in model.graph.node:
         if node.op_type != "Reciprocal" or types.get(node.input[0], TensorProto.FLOAT) not in (
                 TensorProto.FLOAT, TensorProto.DOUBLE):
@@ -88,8 +88,11 @@ def reciprocals_as_divisions(model):
         dtype = "float64" if types.get(node.input[0]) == TensorProto.DOUBLE else "float32"
         e = Emitter(model.graph, nodes, (node.name or node.output[0]) + "_div")
         e.node("Div", [e.const(1.0, dtype), node.input[0]], node.output[0])
-    del model.graph.node[:]
-    model.graph.node.extend(nodes)
+        changed = True
+    if changed:
+        del model.graph.node[:]
+        model.graph.node.extend(nodes)
+    return changed
 
 
 def blocks_as_transposes(model):
@@ -117,7 +120,7 @@ def blocks_as_transposes(model):
         else:
             if c % (k * k):
                 fail(f"{where(node)}: blocksize {k} squared does not divide its {c} channels")
-            crd = attr(node, "mode", b"DCR") in (b"CRD", "CRD")
+            crd = attr(node, "mode", "DCR") == "CRD"
             split = [n, c // (k * k), k, k, hh, ww] if crd else [n, k, k, c // (k * k), hh, ww]
             perm = [0, 1, 4, 2, 5, 3] if crd else [0, 3, 4, 1, 5, 2]
             out = [n, c // (k * k), hh * k, ww * k]
@@ -331,12 +334,11 @@ def main(argv):
             return model
 
     for rewrite in (fold_batch_norms, mirror_pads_as_concats, crops_as_slices, conv_same_pads,
-                    canonical_pools, blocks_as_transposes):
+                    canonical_pools, blocks_as_transposes, reciprocals_as_divisions):
         while rewrite(model):
             model = reinfer(model)
     if any(n.op_type in ("Resize", "Upsample") for n in model.graph.node):
         model = resize_as_repeat(model)
-    reciprocals_as_divisions(model)
     onnx.save(model, dst)
 
 

@@ -6,9 +6,10 @@
 // and the layer becomes a read of a constant 256-entry table indexed by the
 // input: exact, with no float and no multiplier left. TFLite's int8 kernels
 // compute Logistic and Tanh the same way; its LeakyRelu rounds a fixed-point
-// multiplier, and for TFLite models (`rounding=tflite`) the table holds that. A constant that varies along one
-// dimension (PRelu's slope per channel) gives one row of 256 per index of
-// that dimension, read at row * 256 + x + 128.
+// multiplier, and for TFLite models (`rounding=tflite`) the table holds that.
+// A constant that varies along one dimension (PRelu's slope per channel)
+// gives one row of 256 per index of that dimension, read at
+// row * 256 + x + 128.
 #include "Rewriter.h"
 #include "Requantise.h"
 
