@@ -30,7 +30,14 @@ stamp="$venv/.requirements.sha"
 want=$(sha256sum "$req" | cut -d' ' -f1)
 if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "setup: creating Python venv in .venv"
+  # TensorFlow and IREE take about 2.5 GB installed; pip's cache would double that, and a
+  # full disk otherwise fails half-way through with only pip's OSError to go by.
+  free_kb=$(df -Pk "$root" | awk 'NR == 2 { print $4 }')
+  if [ "${free_kb:-0}" -lt 4000000 ]; then
+    echo "setup: warning: $((free_kb / 1024)) MB free on $(df -P "$root" | awk 'NR == 2 { print $6 }');" \
+         "the venv and the build need about 6 GB" >&2
+  fi
   python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check -r "$req"
+  "$venv/bin/pip" install -q --no-cache-dir --disable-pip-version-check -r "$req"
   echo "$want" > "$stamp"
 fi
