@@ -9,7 +9,7 @@ from onnx_util import fail, links
 
 # Layers and activations, with their quantised forms.
 COMPUTE = {
-    "Conv", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Gemm", "MatMul",
+    "Conv", "ConvTranspose", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Gemm", "MatMul",
     "BatchNormalization", "Relu", "Clip", "LeakyRelu", "PRelu", "Elu", "Selu", "Celu", "Sigmoid",
     "Tanh", "HardSigmoid", "HardSwish", "ThresholdedRelu", "Shrink", "Softmax", "LogSoftmax",
     "Add", "Sub", "Mul", "Div", "Max", "Min", "Sum", "Mean", "Abs", "Neg", "Exp", "Log", "Sqrt",

@@ -21,6 +21,8 @@ front end's Python (the checkout's .venv) before iree-import-onnx.
 - Resize (Upsample) nearest by integer factors becomes Reshape-Expand-Reshape:
   every input element repeated, which streams with a row buffer; the
   importer's lowering of Resize gathers by computed index, which cannot.
+- ConvTranspose becomes zero insertion and a stride-1 Conv with the flipped
+  kernel (onnx_windows.py).
 - Reciprocal becomes Div(1, x) (the importer asserts x != 0 in its payload).
 - DepthToSpace and SpaceToDepth become the Reshape-Transpose-Reshape the
   ONNX specification defines them by.
@@ -35,7 +37,8 @@ import sys
 from onnx_fold import fold_batch_norms
 from onnx_ops import check_operators
 from onnx_util import Emitter, attr, fail, need, say, value_shapes, value_types, where
-from onnx_windows import canonical_pools, conv_same_pads, crops_as_slices, mirror_pads_as_concats
+from onnx_windows import (canonical_pools, conv_same_pads, crops_as_slices, mirror_pads_as_concats,
+                          transposed_convs_as_convs)
 
 TARGET_OPSET = 17
 NEWEST_OPSET = 21
@@ -333,7 +336,7 @@ def main(argv):
             say("warning", f"ONNX shape inference failed ({e}); the importer infers shapes itself")
             return model
 
-    for rewrite in (fold_batch_norms, mirror_pads_as_concats, crops_as_slices, conv_same_pads,
+    for rewrite in (transposed_convs_as_convs, fold_batch_norms, mirror_pads_as_concats, crops_as_slices, conv_same_pads,
                     canonical_pools, blocks_as_transposes, reciprocals_as_divisions):
         while rewrite(model):
             model = reinfer(model)

@@ -4,7 +4,8 @@ data), torch_flatten.onnx (a Gather of a shape, as PyTorch flattens),
 gelu_float.onnx and gelu_qdq.onnx (Gelu, float and between QDQ pairs),
 elementwise.onnx (one output per elementwise or reducing operator of the
 list that no other test compiles), gemm_bn.onnx (a BatchNormalization after
-a transposed Gemm, and one after a MatMul, which stays).
+a transposed Gemm, and one after a MatMul, which stays), convt.onnx and
+convt1d.onnx (ConvTranspose, 2-D and 1-D).
 
     make_operator_models.py DIR
 """
@@ -121,6 +122,27 @@ def main(out):
         "blocks", [value("x", [1, 3, 4, 6])], [value("y", [1, 8, 4, 6])],
         [nh.from_array(rng.uniform(-0.5, 0.5, (8, 3, 3, 3)).astype(np.float32), "w8")]),
         os.path.join(out, "blocks.onnx"))
+    # ConvTranspose: PyTorch's 2x upsampling (k3 s2 p1 output_padding 1),
+    # then two groups with a non-square kernel, per-axis strides, a dilation
+    # and uneven pads (one more than (k-1)d: a crop).
+    save(h.make_graph(
+        [h.make_node("ConvTranspose", ["x", "t1", "b1"], ["a"], kernel_shape=[3, 3], strides=[2, 2],
+                     pads=[1, 1, 1, 1], output_padding=[1, 1], name="up2"),
+         h.make_node("Relu", ["a"], ["r"], name="relu"),
+         h.make_node("ConvTranspose", ["r", "t2"], ["y"], kernel_shape=[2, 3], strides=[1, 2],
+                     dilations=[2, 1], pads=[0, 3, 1, 0], group=2, name="grouped")],
+        "convt", [value("x", [1, 3, 5, 6])], [value("y", [1, 6, 11, 22])],
+        [nh.from_array(rng.uniform(-0.5, 0.5, (3, 4, 3, 3)).astype(np.float32), "t1"),
+         nh.from_array(rng.uniform(-0.5, 0.5, (4,)).astype(np.float32), "b1"),
+         nh.from_array(rng.uniform(-0.5, 0.5, (4, 3, 2, 3)).astype(np.float32), "t2")]),
+        os.path.join(out, "convt.onnx"))
+    # 1-D ConvTranspose with auto_pad SAME_UPPER at stride 2 (output 2n).
+    save(h.make_graph(
+        [h.make_node("ConvTranspose", ["x", "t"], ["y"], kernel_shape=[4], strides=[2],
+                     auto_pad="SAME_UPPER", name="up1d")],
+        "convt1d", [value("x", [1, 4, 7])], [value("y", [1, 2, 14])],
+        [nh.from_array(rng.uniform(-0.5, 0.5, (4, 2, 4)).astype(np.float32), "t")]),
+        os.path.join(out, "convt1d.onnx"))
     # A fixed batch of 4 images.
     save(h.make_graph(
         [h.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1], name="conv"),
