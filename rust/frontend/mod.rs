@@ -74,8 +74,9 @@ pub const QUANTIZE_INTEGER_TFLITE: &str = "builtin.module(func.func(ming-quantiz
 
 /// The model preparation scripts, run with the front end's Python from one
 /// directory (prepare_onnx.py imports the others).
-const PREPARE_SCRIPTS: [(&str, &str); 5] = [
+const PREPARE_SCRIPTS: [(&str, &str); 6] = [
     ("prepare_onnx.py", include_str!("prepare_onnx.py")),
+    ("onnx_groups.py", include_str!("onnx_groups.py")),
     ("onnx_util.py", include_str!("onnx_util.py")),
     ("onnx_ops.py", include_str!("onnx_ops.py")),
     ("onnx_fold.py", include_str!("onnx_fold.py")),

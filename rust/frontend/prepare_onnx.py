@@ -23,6 +23,8 @@ front end's Python (the checkout's .venv) before iree-import-onnx.
   importer's lowering of Resize gathers by computed index, which cannot.
 - ConvTranspose becomes zero insertion and a stride-1 Conv with the flipped
   kernel (onnx_windows.py).
+- A quantised grouped Conv becomes a Conv per group and a Concat
+  (onnx_groups.py), which ming-quantize-integer turns into integers.
 - Reciprocal becomes Div(1, x) (the importer asserts x != 0 in its payload).
 - DepthToSpace and SpaceToDepth become the Reshape-Transpose-Reshape the
   ONNX specification defines them by.
@@ -35,6 +37,7 @@ import os
 import sys
 
 from onnx_fold import fold_batch_norms
+from onnx_groups import groups_as_convs
 from onnx_ops import check_operators
 from onnx_util import Emitter, attr, fail, need, say, value_shapes, value_types, where
 from onnx_windows import (canonical_pools, conv_same_pads, crops_as_slices, mirror_pads_as_concats,
@@ -337,7 +340,7 @@ def main(argv):
             return model
 
     for rewrite in (transposed_convs_as_convs, fold_batch_norms, mirror_pads_as_concats, crops_as_slices, conv_same_pads,
-                    canonical_pools, blocks_as_transposes, reciprocals_as_divisions):
+                    canonical_pools, blocks_as_transposes, reciprocals_as_divisions, groups_as_convs):
         while rewrite(model):
             model = reinfer(model)
     if any(n.op_type in ("Resize", "Upsample") for n in model.graph.node):

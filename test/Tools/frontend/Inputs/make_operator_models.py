@@ -5,7 +5,7 @@ gelu_float.onnx and gelu_qdq.onnx (Gelu, float and between QDQ pairs),
 elementwise.onnx (one output per elementwise or reducing operator of the
 list that no other test compiles), gemm_bn.onnx (a BatchNormalization after
 a transposed Gemm, and one after a MatMul, which stays), convt.onnx and
-convt1d.onnx (ConvTranspose, 2-D and 1-D).
+convt1d.onnx (ConvTranspose, 2-D and 1-D), gconv.onnx (a grouped Conv).
 
     make_operator_models.py DIR
 """
@@ -143,6 +143,14 @@ def main(out):
         "convt1d", [value("x", [1, 4, 7])], [value("y", [1, 2, 14])],
         [nh.from_array(rng.uniform(-0.5, 0.5, (4, 2, 4)).astype(np.float32), "t")]),
         os.path.join(out, "convt1d.onnx"))
+    # A grouped convolution (3 groups of 2 channels, stride 2, bias) and ReLU.
+    save(h.make_graph(
+        [h.make_node("Conv", ["x", "wg", "bg"], ["c"], pads=[1, 1, 1, 1], strides=[2, 2], group=3, name="grouped"),
+         h.make_node("Relu", ["c"], ["y"], name="relu")],
+        "gconv", [value("x", [1, 6, 8, 8])], [value("y", [1, 9, 4, 4])],
+        [nh.from_array(rng.uniform(-0.5, 0.5, (9, 2, 3, 3)).astype(np.float32), "wg"),
+         nh.from_array(rng.uniform(-0.5, 0.5, (9,)).astype(np.float32), "bg")]),
+        os.path.join(out, "gconv.onnx"))
     # A fixed batch of 4 images.
     save(h.make_graph(
         [h.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1], name="conv"),
