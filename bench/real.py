@@ -19,6 +19,8 @@ report's clock, DSP, BRAM18K and URAM, and:
   port of the board (128-bit HP ports on the KV260 and ZCU104) needs to move
   the input and output, a floor no design goes under, marked `(bound)` when
   the design's slowest process is a load or store;
+- the chain floor: a latency no design of ming's structure goes under, and
+  the DSP-budget ratio it caps (`chain_floor`, below);
 - compile and ILP seconds, and the DSE's status (`optimal` or the gap left at
   the time limit).
 A model that does not fit shows ming's refusal in the status column.
@@ -90,6 +92,66 @@ def onnx_macs(path):
                 elems *= d
             total += elems * k
     return float(total)
+
+
+def full_reductions(path):
+    """The graph as (inputs, outputs, W) per operator, in topological order: W is
+    the multiply-accumulates one output pixel of the operator costs when every
+    output reads its whole input pixel or window (convolutions of one group,
+    Gemm, MatMul, TFLite's CONV_2D and FULLY_CONNECTED), else 0 (depthwise and
+    grouped convolutions read one channel or group of it; everything else)."""
+    ops = []
+    if path.endswith(".tflite"):
+        import tensorflow as tf
+        interp = tf.lite.Interpreter(model_path=path)
+        shape = {t["index"]: [int(d) for d in t["shape"]] for t in interp.get_tensor_details()}
+        for op in interp._get_ops_details():  # noqa: SLF001 - the interpreter's only op listing
+            w = 0
+            if op["op_name"] in ("CONV_2D", "FULLY_CONNECTED") and len(op["inputs"]) > 1:
+                w = 1
+                for d in shape[op["inputs"][1]]:
+                    w *= d
+            ops.append(([i for i in op["inputs"] if i >= 0], list(op["outputs"]), w))
+        return ops
+    import onnx
+    from onnx import shape_inference
+    m = shape_inference.infer_shapes(onnx.load(path))
+    shape = {v.name: [d.dim_value for d in v.type.tensor_type.shape.dim] for v in m.graph.value_info}
+    shape.update({i.name: list(i.dims) for i in m.graph.initializer})
+    for n in m.graph.node:
+        w = 0
+        groups = next((a.i for a in n.attribute if a.name == "group"), 1)
+        if n.op_type in ("Conv", "Gemm", "MatMul") and groups == 1 and len(n.input) > 1:
+            dims = shape.get(n.input[1], [])
+            if dims and all(d > 0 for d in dims):
+                w = 1
+                for d in dims:
+                    w *= d
+        ops.append((list(n.input), list(n.output), w))
+    return ops
+
+
+def chain_floor(path, dsp, macs_per_dsp, input_beats):
+    """A floor on the latency of any design ming builds for the model, in cycles.
+    A process computes an output pixel in one pipeline iteration, after that
+    iteration has pulled the pixel's window (docs/cost-model.md): so after the
+    last element of its input arrives, a full-reduction layer still owes its
+    last output pixel, W MACs, at most macs_per_dsp x d per cycle on its d DSPs,
+    and its consumer cannot finish before it. Along any path of the graph the
+    latency is then at least the input transfer plus sum W_i / (m d_i), and with
+    sum d_i <= the board's DSPs that sum is least, by Cauchy-Schwarz, at
+    (sum sqrt W_i)^2 / (m D). The heaviest path in sum sqrt W gives the floor.
+    Only a structure that starts an output before its last input (input-channel
+    outer loops) or DSPs shared across layers could go under it."""
+    import math
+    reach = {}
+    heaviest = 0.0
+    for ins, outs, w in full_reductions(path):
+        here = max((reach.get(i, 0.0) for i in ins), default=0.0) + math.sqrt(w)
+        for o in outs:
+            reach[o] = here
+        heaviest = max(heaviest, here)
+    return input_beats + heaviest * heaviest / (macs_per_dsp * dsp)
 
 
 def quantize(src, dst):
@@ -171,6 +233,9 @@ def run_row(ming_opt, path, board, out, timeout):
         "clock_mhz": r.get("board", {}).get("clock_mhz", 200.0),
         "transfer_bound_cycles": r.get("transfer", {}).get("bound_cycles"),
         "transfer_bound": r.get("transfer", {}).get("transfer_bound"),
+        "input_beats": max((p["beats"] for p in r.get("transfer", {}).get("ports", [])
+                            if p.get("direction") == "in"), default=0),
+        "model_path": path,
     }
 
 
@@ -192,8 +257,9 @@ def main():
         sys.exit(f"no models at {a.models} (../shared/models)")
     os.makedirs(a.out, exist_ok=True)
     results = []
-    print("| model | board | status | cycles (model / sim) | latency | DSP | BRAM18K | URAM | DSP-budget ratio | transfer bound | compile s | ILP s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| model | board | status | cycles (model / sim) | latency | DSP | BRAM18K | URAM | DSP-budget ratio | "
+          "transfer bound | chain floor (ratio cap) | compile s | ILP s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, path, precision, macs, task in models(a.models, a.out):
         if a.only and a.only not in name:
             continue
@@ -201,17 +267,22 @@ def main():
             r = run_row(a.ming_opt, path, board, os.path.join(a.out, f"{name}-{board}"), a.timeout)
             r.update(model=name, board=board, precision=precision, macs=macs)
             cycles = r.get("cycles")
-            ratio = None
+            ratio = floor = cap = None
+            per_dsp = 2.0 if precision == "int8" else 0.2
             if cycles and macs:
-                per_dsp = 2.0 if precision == "int8" else 0.2
                 ratio = macs / (BOARD_DSP[board] * per_dsp) / cycles
+                floor = chain_floor(r["model_path"], BOARD_DSP[board], per_dsp, r["input_beats"])
+                cap = min(1.0, macs / (BOARD_DSP[board] * per_dsp) / floor)
             r["dsp_budget_ratio"] = ratio
+            r["chain_floor_cycles"] = floor
+            r["ratio_cap"] = cap
+            chain = f"{floor:,.0f} ({cap:.2f})" if floor else "-"
             clock = r.get("clock_mhz", 200)
             bound = fmt(r.get("transfer_bound_cycles")) + (" (bound)" if r.get("transfer_bound") else "")
             latency = f"{cycles / clock:,.1f} us" if cycles else "-"
             print(f"| {name} | {board} | {r['status']} | {fmt(cycles)} / {fmt(r.get('simulated'))} | {latency} | "
                   f"{fmt(r.get('dsp'))} | {fmt(r.get('bram18k'))} | {fmt(r.get('uram'))} | {fmt(ratio, '{:.3f}')} | "
-                  f"{bound} | {r['seconds']:.1f} | {fmt(r.get('ilp_seconds'), '{:.1f}')} |", flush=True)
+                  f"{bound} | {chain} | {r['seconds']:.1f} | {fmt(r.get('ilp_seconds'), '{:.1f}')} |", flush=True)
             results.append(r)
     print()
     print("Published FPGA results on the same MLPerf Tiny tasks:")
