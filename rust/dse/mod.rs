@@ -6,6 +6,7 @@
 pub mod capacity;
 pub mod dominance;
 pub mod ilp;
+pub mod improve;
 pub mod prune;
 pub mod start;
 

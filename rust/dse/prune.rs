@@ -44,8 +44,18 @@ impl Shape {
 /// of its producer's last pushing pipeline `last` (finish - trail): the
 /// recursion's values for a chosen `c`, and lower bounds when `fo` and
 /// `last` are.
-fn fill_and_finish(g: &DseProblem, shape: &Shape, p: usize, c: &DseCandidate, fo: &[f64], last: &dyn Fn(usize) -> f64) -> (f64, f64) {
-    let into = || g.edges.iter().enumerate().filter(move |(_, e)| e.to as usize == p);
+/// `into` lists the edges into `p`.
+fn fill_and_finish(
+    g: &DseProblem,
+    shape: &Shape,
+    p: usize,
+    into: &[usize],
+    c: &DseCandidate,
+    fo: &[f64],
+    last: &dyn Fn(usize) -> f64,
+) -> (f64, f64) {
+    let into = || into.iter().map(|&k| (k, &g.edges[k]));
+    debug_assert!(into().all(|(_, e)| e.to as usize == p));
     let a = into().map(|(_, e)| fo[e.from as usize]).fold(0.0, f64::max);
     let mut f = (c.fill as f64).max(a + (c.fill - c.pre) as f64);
     let mut tc = (c.cycles as f64).max(a + (c.cycles - c.pre) as f64);
@@ -63,32 +73,64 @@ fn fill_and_finish(g: &DseProblem, shape: &Shape, p: usize, c: &DseCandidate, fo
     (f, tc)
 }
 
+/// The edges into each node.
+fn edges_into(g: &DseProblem) -> Vec<Vec<usize>> {
+    let mut into = vec![Vec::new(); g.nodes.len()];
+    for (k, e) in g.edges.iter().enumerate() {
+        into[e.to as usize].push(k);
+    }
+    into
+}
+
 /// The objective of a given choice, computed directly: for the dataflow
 /// objective the cost model's graph-latency recursion (estimateGraph), which
 /// the ILP's rows encode; None when the graph has a cycle.
 pub(crate) fn latency(problem: &Problem, shape: &Shape, choice: &[usize], objective: Objective) -> Option<f64> {
-    let g = problem.graph;
-    let cand = |p: usize| &g.nodes[p].candidates[choice[p]];
-    if objective == Objective::Sum {
-        return Some((0..g.nodes.len()).map(|p| cand(p).cycles as f64).sum());
+    Some(Evaluator::new(problem, shape, objective)?.latency(choice))
+}
+
+/// `latency` for many choices of one problem (dse::improve): the order and
+/// the edges into each node are found once.
+pub(crate) struct Evaluator<'a> {
+    g: &'a DseProblem,
+    shape: &'a Shape,
+    objective: Objective,
+    order: Vec<usize>,
+    into: Vec<Vec<usize>>,
+}
+
+impl<'a> Evaluator<'a> {
+    /// None when the graph has a cycle.
+    pub fn new(problem: &Problem<'a>, shape: &'a Shape, objective: Objective) -> Option<Self> {
+        let g = problem.graph;
+        Some(Evaluator { g, shape, objective, order: topological(problem)?, into: edges_into(g) })
     }
-    let n = g.nodes.len();
-    let (mut fo, mut t) = (vec![0f64; n], vec![0f64; n]);
-    for p in topological(problem)? {
-        let c = cand(p);
-        let last = |k: usize| {
-            let e = &g.edges[k];
-            t[e.from as usize] - trail_of(cand(e.from as usize), e.from_port) as f64
-        };
-        (fo[p], t[p]) = fill_and_finish(g, shape, p, c, &fo, &last);
-        for e in g.edges.iter().filter(|e| e.to as usize == p) {
-            for r in shape.reach[p].get(e.to_port as usize).into_iter().flatten() {
-                let lead = cand(r.origin).burst_lead[r.burst] as f64;
-                t[p] = t[p].max(t[r.origin] - lead + burst_drain(c, e.to_port, r.elements) as f64);
+
+    pub fn latency(&self, choice: &[usize]) -> f64 {
+        let g = self.g;
+        let cand = |p: usize| &g.nodes[p].candidates[choice[p]];
+        if self.objective == Objective::Sum {
+            return (0..g.nodes.len()).map(|p| cand(p).cycles as f64).sum();
+        }
+        let n = g.nodes.len();
+        let (mut fo, mut t) = (vec![0f64; n], vec![0f64; n]);
+        for &p in &self.order {
+            let c = cand(p);
+            let last = |k: usize| {
+                let e = &g.edges[k];
+                t[e.from as usize] - trail_of(cand(e.from as usize), e.from_port) as f64
+            };
+            (fo[p], t[p]) = fill_and_finish(g, self.shape, p, &self.into[p], c, &fo, &last);
+            for &k in &self.into[p] {
+                let port = g.edges[k].to_port;
+                for r in self.shape.reach[p].get(port as usize).into_iter().flatten() {
+                    let lead = cand(r.origin).burst_lead[r.burst] as f64;
+                    t[p] = t[p].max(t[r.origin] - lead + burst_drain(c, port, r.elements) as f64);
+                }
             }
         }
+        t.into_iter().fold(0.0, f64::max)
     }
-    Some(t.into_iter().fold(0.0, f64::max))
 }
 
 /// The problem without the candidates that cannot reach an objective of
@@ -118,6 +160,7 @@ pub(crate) fn prune(
         }
         Objective::Dataflow => {
             let order = topological(problem)?;
+            let into = edges_into(g);
             // Lower bounds of the recursion's variables over every choice:
             // each row with the other nodes' least figures.
             let mut fo = vec![0f64; n];
@@ -128,7 +171,7 @@ pub(crate) fn prune(
             let mut finish: Vec<Vec<f64>> = vec![Vec::new(); n];
             for &p in &order {
                 for c in &g.nodes[p].candidates {
-                    let (f, tc) = fill_and_finish(g, shape, p, c, &fo, &|k| last_lb[k]);
+                    let (f, tc) = fill_and_finish(g, shape, p, &into[p], c, &fo, &|k| last_lb[k]);
                     fo[p] = if finish[p].is_empty() { f } else { fo[p].min(f) };
                     finish[p].push(tc);
                 }
