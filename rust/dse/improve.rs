@@ -342,4 +342,56 @@ mod tests {
             }
         }
     }
+
+    /// Chains of 40 processes with random candidates on one or two lanes:
+    /// the search never breaks a limit or a channel's lanes, and never
+    /// makes the start slower.
+    #[test]
+    fn moves_keep_limits_and_lanes() {
+        let mut seed = 12345u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for _ in 0..20 {
+            let nodes: Vec<DseNode> = (0..40)
+                .map(|k| {
+                    let candidates = (0..8)
+                        .map(|_| {
+                            let mut c = cand(100 + next(2000) as i64, next(20) as i64);
+                            c.bram18k = next(3) as i64;
+                            c.lanes_in = vec![1 + next(2) as i64];
+                            c.lanes_out = vec![1 + next(2) as i64];
+                            c
+                        })
+                        .collect();
+                    DseNode { process: format!("p{k}"), kind: String::new(), candidates }
+                })
+                .collect();
+            let edges = (0..39).map(|k| DseEdge { from: k, from_port: 0, to: k + 1, to_port: 0, channel: String::new() }).collect();
+            let g = DseProblem {
+                graph: "g".into(),
+                nodes,
+                edges,
+                fifo_bram18k: 0,
+                seconds: 0.0,
+                reused: 0,
+                candidate_limit: 512,
+                large: false,
+            };
+            let p = Problem { graph: &g, dsp_limit: 300.0, bram_limit: 40.0, uram_limit: 0.0 };
+            let Some(start) = crate::dse::start::feasible(&p) else { continue };
+            let shape = Shape::of(&g);
+            let r = improve(&p, &shape, Objective::Dataflow, start);
+            assert!(r.after <= r.before, "{} <= {}", r.after, r.before);
+            let pick = |k: usize| &g.nodes[k].candidates[r.choice[k]];
+            assert!((0..40).map(|k| pick(k).dsp).sum::<i64>() as f64 <= p.dsp_limit);
+            assert!((0..40).map(|k| pick(k).bram18k).sum::<i64>() as f64 <= p.bram_limit);
+            for e in &g.edges {
+                assert_eq!(pick(e.from as usize).lanes_out, pick(e.to as usize).lanes_in, "lanes of {}->{}", e.from, e.to);
+            }
+            let eval = Evaluator::new(&p, &shape, Objective::Dataflow).expect("acyclic");
+            assert_eq!(eval.latency(&r.choice), r.after);
+        }
+    }
 }
