@@ -5,7 +5,7 @@ axes, whose weights and output carry two channel axes; ming-quantize-integer
 turns contractions with one output-channel axis into integers, so a grouped
 Conv between a DequantizeLinear and a QuantizeLinear would keep its
 quantize in float. Here its input's channels are sliced per group (on the
-int8 values, before their DequantizeLinear), each group convolves with its
+int8 values, before their DequantizeLinear, where it has one), each group convolves with its
 slice of the kernel, scales and bias, is quantised as the whole output is,
 and the groups are concatenated: the same integers, each step of which the
 pass rewrites. Float grouped convolutions stay as they are (they stream as
@@ -56,8 +56,11 @@ def groups_as_convs(model):
         readers = consumers.get(node.output[0], [])
         q = readers[0] if len(readers) == 1 else None
         weights = inits.get(dqw.input[0]) if dqw is not None and dqw.op_type == "DequantizeLinear" else None
-        if (weights is None or dqx is None or dqx.op_type != "DequantizeLinear" or q is None
-                or q.op_type != "QuantizeLinear" or not _scalar(inits, dqx.input[1])
+        # Sliced under the input's DequantizeLinear when it has one; else the
+        # slice reads the float value, which ming-quantize-integer follows
+        # through moves (pads, reshapes, slices) to a DequantizeLinear.
+        under = dqx is not None and dqx.op_type == "DequantizeLinear" and _scalar(inits, dqx.input[1])
+        if (weights is None or q is None or q.op_type != "QuantizeLinear"
                 or not _scalar(inits, q.input[1]) or weights.dims[1] == 1
                 or (bias and not (dqb is not None and dqb.op_type == "DequantizeLinear"
                                   and dqb.input[0] in inits))
@@ -71,8 +74,10 @@ def groups_as_convs(model):
         keep = {a.name: a for a in node.attribute if a.name != "group"}
         outs = []
         for k in range(groups):
-            x = e.slice(dqx.input[0], [k * channels // groups], [(k + 1) * channels // groups], [1])
-            x = e.node("DequantizeLinear", [x] + list(dqx.input[1:]))
+            x = e.slice(dqx.input[0] if under else node.input[0], [k * channels // groups],
+                        [(k + 1) * channels // groups], [1])
+            if under:
+                x = e.node("DequantizeLinear", [x] + list(dqx.input[1:]))
             y = e.node("Conv", [x, kernels[k]] + ([biases[k]] if bias else []))
             nodes[-1].attribute.extend(keep.values())
             y = e.node("QuantizeLinear", [y] + list(q.input[1:]))

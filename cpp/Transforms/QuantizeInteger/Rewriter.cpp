@@ -105,6 +105,26 @@ Value Rewriter::reshapedLike(Operation *reshape, Value v) {
   return clone->getResult(0);
 }
 
+/// A generic that only moves its one input to its identity-indexed output:
+/// the input and `perm`, result dimension i being input dimension perm[i].
+static std::optional<std::pair<Value, SmallVector<int64_t>>> permutationOf(Value v) {
+  auto g = v.getDefiningOp<linalg::GenericOp>();
+  if (!g || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
+      g.getNumParallelLoops() != g.getNumLoops())
+    return std::nullopt;
+  auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
+  if (yield.getNumOperands() != 1 || yield.getOperand(0) != g.getBody()->getArgument(0))
+    return std::nullopt;
+  AffineMap in = g.getMatchingIndexingMap(g.getDpsInputOperand(0));
+  AffineMap out = g.getMatchingIndexingMap(g.getDpsInitOperand(0));
+  if (!out.isIdentity() || !in.isPermutation())
+    return std::nullopt;
+  SmallVector<int64_t> perm(in.getNumResults());
+  for (unsigned j = 0; j < in.getNumResults(); ++j)
+    perm[cast<AffineDimExpr>(in.getResult(j)).getPosition()] = j;
+  return std::make_pair(g.getDpsInputOperand(0)->get(), perm);
+}
+
 /// `v` as a per-tensor quantised i8 tensor, built before the current
 /// insertion point when it goes through pads, reshapes or max pooling.
 std::optional<QInfo> Rewriter::asQuant(Value v) {
@@ -158,11 +178,28 @@ std::optional<QInfo> Rewriter::asQuantUncached(Value v) {
     b.setInsertionPointAfter(newPad);
     return QInfo{newPad.getResult(), src->scale, src->zp};
   }
-  if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def)) {
+  // Values moved, not computed (a reshape, a crop or channel group, a
+  // transpose: DepthToSpace, a channel shuffle, a grouped convolution's
+  // input): the same integers, moved the same way.
+  if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::ExtractSliceOp>(def)) {
     auto src = asQuant(def->getOperand(0));
     if (!src)
       return std::nullopt;
     return QInfo{reshapedLike(def, src->q), src->scale, src->zp};
+  }
+  if (auto perm = permutationOf(v)) {
+    auto src = asQuant(perm->first);
+    if (!src)
+      return std::nullopt;
+    auto g = cast<linalg::GenericOp>(def);
+    Type elem = elementTypeOf(src->q);
+    Value init = IntBuilder{b, loc}.empty(g.getResult(0), elem);
+    auto moved = linalg::GenericOp::create(b, loc, TypeRange{init.getType()}, ValueRange{src->q}, ValueRange{init},
+                                           g.getIndexingMapsArray(), g.getIteratorTypesArray(),
+                                           [](OpBuilder &nb, Location l, ValueRange args) {
+                                             linalg::YieldOp::create(nb, l, args[0]);
+                                           });
+    return QInfo{moved.getResult(0), src->scale, src->zp};
   }
   if (auto g = dyn_cast<linalg::GenericOp>(def)) {
     if (matchReduction(g) == Reduction::Max) {
@@ -192,26 +229,6 @@ std::optional<QInfo> Rewriter::asQuantUncached(Value v) {
   }
   fail(Twine("'") + def->getName().getStringRef() + "' of float values");
   return std::nullopt;
-}
-
-/// A generic that only moves its one input to its identity-indexed output:
-/// the input and `perm`, result dimension i being input dimension perm[i].
-static std::optional<std::pair<Value, SmallVector<int64_t>>> permutationOf(Value v) {
-  auto g = v.getDefiningOp<linalg::GenericOp>();
-  if (!g || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
-      g.getNumParallelLoops() != g.getNumLoops())
-    return std::nullopt;
-  auto yield = cast<linalg::YieldOp>(g.getBody()->getTerminator());
-  if (yield.getNumOperands() != 1 || yield.getOperand(0) != g.getBody()->getArgument(0))
-    return std::nullopt;
-  AffineMap in = g.getMatchingIndexingMap(g.getDpsInputOperand(0));
-  AffineMap out = g.getMatchingIndexingMap(g.getDpsInitOperand(0));
-  if (!out.isIdentity() || !in.isPermutation())
-    return std::nullopt;
-  SmallVector<int64_t> perm(in.getNumResults());
-  for (unsigned j = 0; j < in.getNumResults(); ++j)
-    perm[cast<AffineDimExpr>(in.getResult(j)).getPosition()] = j;
-  return std::make_pair(g.getDpsInputOperand(0)->get(), perm);
 }
 
 std::optional<Rewriter::ConstQ> Rewriter::constQuant(Value v) {
@@ -552,7 +569,9 @@ std::optional<Value> Rewriter::quantised(linalg::GenericOp qop, Value in, const 
                                          Type outElem, bool reshaped) {
   Operation *def = in.getDefiningOp();
   // A quantised value re-quantised: the same i8 values, or a rescale.
-  if (matchDequant(in) || isa_and_nonnull<tensor::PadOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def) ||
+  if (matchDequant(in) ||
+      isa_and_nonnull<tensor::PadOp, tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::ExtractSliceOp>(def) ||
+      permutationOf(in) ||
       (isa_and_nonnull<linalg::GenericOp>(def) &&
        matchReduction(cast<linalg::GenericOp>(def)) == Reduction::Max)) {
     auto x = asQuant(in);
