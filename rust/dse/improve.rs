@@ -298,7 +298,7 @@ pub(crate) fn improve(problem: &Problem, shape: &Shape, objective: Objective, ch
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bridge::ffi::{DseEdge, DseNode, DseProblem};
+    use crate::dse::fixtures::chain;
 
     fn cand(cycles: i64, dsp: i64) -> DseCandidate {
         DseCandidate { cycles, fill: 1, tail: 1, dsp, lanes_in: vec![1], lanes_out: vec![1], ..Default::default() }
@@ -309,23 +309,12 @@ mod tests {
     /// helps; the exchange gives b the DSPs a can spare (4 each: 500, 400).
     #[test]
     fn an_exchange_moves_dsps_to_the_slow_process() {
-        let node = |name: &str, candidates| DseNode { process: name.into(), kind: String::new(), candidates };
-        let edge = |from, to| DseEdge { from, from_port: 0, to, to_port: 0, channel: String::new() };
-        let g = DseProblem {
-            graph: "g".into(),
-            nodes: vec![
-                node("load", vec![cand(10, 0)]),
-                node("a", vec![cand(100, 8), cand(400, 4), cand(800, 2)]),
-                node("b", vec![cand(1000, 2), cand(500, 4), cand(250, 8)]),
-                node("store", vec![cand(10, 0)]),
-            ],
-            edges: vec![edge(0, 1), edge(1, 2), edge(2, 3)],
-            fifo_bram18k: 0,
-            seconds: 0.0,
-            reused: 0,
-            candidate_limit: 512,
-            large: false,
-        };
+        let g = chain(vec![
+            ("load", vec![cand(10, 0)]),
+            ("a", vec![cand(100, 8), cand(400, 4), cand(800, 2)]),
+            ("b", vec![cand(1000, 2), cand(500, 4), cand(250, 8)]),
+            ("store", vec![cand(10, 0)]),
+        ]);
         let p = Problem { graph: &g, dsp_limit: 10.0, bram_limit: 0.0, uram_limit: 0.0 };
         let shape = Shape::of(&g);
         let Improved { choice, before, after, .. } = improve(&p, &shape, Objective::Dataflow, vec![0, 0, 0, 0]);
@@ -354,8 +343,8 @@ mod tests {
             (seed >> 33) % n
         };
         for _ in 0..20 {
-            let nodes: Vec<DseNode> = (0..40)
-                .map(|k| {
+            let processes = (0..40)
+                .map(|_| {
                     let candidates = (0..8)
                         .map(|_| {
                             let mut c = cand(100 + next(2000) as i64, next(20) as i64);
@@ -365,20 +354,10 @@ mod tests {
                             c
                         })
                         .collect();
-                    DseNode { process: format!("p{k}"), kind: String::new(), candidates }
+                    ("p", candidates)
                 })
                 .collect();
-            let edges = (0..39).map(|k| DseEdge { from: k, from_port: 0, to: k + 1, to_port: 0, channel: String::new() }).collect();
-            let g = DseProblem {
-                graph: "g".into(),
-                nodes,
-                edges,
-                fifo_bram18k: 0,
-                seconds: 0.0,
-                reused: 0,
-                candidate_limit: 512,
-                large: false,
-            };
+            let g = chain(processes);
             let p = Problem { graph: &g, dsp_limit: 300.0, bram_limit: 40.0, uram_limit: 0.0 };
             let Some(start) = crate::dse::start::feasible(&p) else { continue };
             let shape = Shape::of(&g);

@@ -454,6 +454,27 @@ pub fn estimate(module: &Module, cost: &CostModel) -> Result<Estimate, Failure> 
     convert(ffi::dse_estimate(address(module), &cost.file, cost.axi_bits.into()))
 }
 
+/// Graphs for the DSE modules' unit tests.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use crate::bridge::ffi::{DseCandidate, DseEdge, DseNode, DseProblem};
+
+    /// The processes in a chain, each feeding the next on port 0.
+    pub fn chain(processes: Vec<(&str, Vec<DseCandidate>)>) -> DseProblem {
+        let n = processes.len() as u32;
+        DseProblem {
+            graph: "g".into(),
+            nodes: processes.into_iter().map(|(name, candidates)| DseNode { process: name.into(), kind: String::new(), candidates }).collect(),
+            edges: (1..n).map(|k| DseEdge { from: k - 1, from_port: 0, to: k, to_port: 0, channel: String::new() }).collect(),
+            fifo_bram18k: 0,
+            seconds: 0.0,
+            reused: 0,
+            candidate_limit: 512,
+            large: false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

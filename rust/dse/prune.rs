@@ -255,7 +255,7 @@ fn within_budget(problem: &Problem, index: &mut [Vec<usize>]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bridge::ffi::{DseEdge, DseNode};
+    use crate::dse::fixtures::chain;
 
     fn cand(cycles: i64, dsp: i64) -> DseCandidate {
         DseCandidate { cycles, dsp, lanes_in: vec![1], lanes_out: vec![1], ..Default::default() }
@@ -266,22 +266,11 @@ mod tests {
     /// and the start's own candidate is kept; a limit removes what cannot fit.
     #[test]
     fn slow_candidates_go_and_the_start_stays() {
-        let node = |name: &str, candidates| DseNode { process: name.into(), kind: String::new(), candidates };
-        let edge = |from, to| DseEdge { from, from_port: 0, to, to_port: 0, channel: String::new() };
-        let g = DseProblem {
-            graph: "g".into(),
-            nodes: vec![
-                node("load", vec![cand(10, 0)]),
-                node("conv", vec![cand(1000, 8), cand(100, 64), cand(50_000, 1), cand(1001, 4), cand(1002, 2)]),
-                node("store", vec![cand(10, 0)]),
-            ],
-            edges: vec![edge(0, 1), edge(1, 2)],
-            fifo_bram18k: 0,
-            seconds: 0.0,
-            reused: 0,
-            candidate_limit: 512,
-            large: false,
-        };
+        let g = chain(vec![
+            ("load", vec![cand(10, 0)]),
+            ("conv", vec![cand(1000, 8), cand(100, 64), cand(50_000, 1), cand(1001, 4), cand(1002, 2)]),
+            ("store", vec![cand(10, 0)]),
+        ]);
         let p = Problem { graph: &g, dsp_limit: 100.0, bram_limit: 10.0, uram_limit: 0.0 };
         let shape = Shape::of(&g);
         let first = [0, 0, 0];
