@@ -232,6 +232,7 @@ fn flow_from(request: &Request, imported: &Imported) -> Result<(), FlowError> {
             }
             None => simulate(&module, request.minimize_fifos)?,
         };
+        account_minimised_fifos(&mut figures, request.target.bram18k)?;
     }
     let Stop::Hls { outdir } = &request.stop else { unreachable!("--dse and --simulate stop at the dfg level") };
     // The dfg level knows kinds and lanes, which emitHLS no longer spells out.
@@ -292,6 +293,29 @@ pub fn write_output(path: &str, bytes: &[u8]) -> Result<(), FlowError> {
 /// at most; a loop of 2^32 iterations (seen in fuzzing) would keep it busy for
 /// hours.
 pub const SIMULATION_BUDGET_CYCLES: i64 = 1 << 28;
+
+/// FIFO minimisation may leave a channel deeper than the DSE counted (the C
+/// simulation, one iteration at a time, needs more room than the pipelines'
+/// stages give: sim::minimize). The BRAM that adds is the design's: the
+/// totals say so, and a design it puts over the board's limit is refused.
+fn account_minimised_fifos(figures: &mut report::Figures, limit: u32) -> Result<(), FlowError> {
+    let (Some(sim), Some(e)) = (figures.simulation.as_ref(), figures.estimate.as_mut()) else { return Ok(()) };
+    let Some(m) = sim.minimize.as_ref() else { return Ok(()) };
+    let extra = m.bram18k_after as i64 - m.bram18k_before as i64;
+    if extra <= 0 {
+        return Ok(());
+    }
+    e.bram18k += extra;
+    e.fifo_bram18k += extra;
+    log::warn!("the C simulation needs FIFOs deeper than the DSE counted: {extra} BRAM18K more, {} in all", e.bram18k);
+    if e.bram18k > i64::from(limit) {
+        return Err(FlowError::Dse(dse::Failure::Refused(format!(
+            "the design's FIFOs need {} BRAM18K more than the DSE counted for the C simulation to run, {} in all, over the limit of {limit}",
+            extra, e.bram18k
+        ))));
+    }
+    Ok(())
+}
 
 /// The model's cycles of the design when they exceed the simulation budget.
 pub fn beyond_simulation_budget(figures: &report::Figures) -> Option<i64> {
@@ -360,4 +384,47 @@ pub fn explore(module: &melior::ir::Module, settings: Option<&dse::Settings>, co
         }),
         estimate: Some(outcome.estimate),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn figures(bram18k: i64, fifo_before: u64, fifo_after: u64) -> report::Figures {
+        let minimize = crate::sim::MinimizeSummary {
+            unbounded_cycles: 0,
+            bound: 0,
+            simulations: 1,
+            bits_before: 0,
+            bits_after: 0,
+            bram18k_before: fifo_before,
+            bram18k_after: fifo_after,
+        };
+        let simulation = crate::sim::Summary {
+            cycles: 100,
+            dse_depth_cycles: 100,
+            processes: vec![],
+            channels: vec![],
+            deadlock: None,
+            minimize: Some(minimize),
+            seconds: 0.0,
+        };
+        let estimate = dse::Estimate { bram18k, fifo_bram18k: fifo_before as i64, ..Default::default() };
+        report::Figures { estimate: Some(estimate), solve: None, simulation: Some(simulation) }
+    }
+
+    /// FIFOs the C simulation needs deeper than the DSE counted add their
+    /// BRAM to the totals; past the limit the design is refused.
+    #[test]
+    fn deeper_fifos_count_and_never_pass_the_limit() {
+        let mut f = figures(100, 10, 4);
+        account_minimised_fifos(&mut f, 120).expect("fewer BRAM");
+        assert_eq!(f.estimate.as_ref().map(|e| e.bram18k), Some(100));
+        let mut f = figures(100, 10, 25);
+        account_minimised_fifos(&mut f, 120).expect("within the limit");
+        assert_eq!(f.estimate.as_ref().map(|e| (e.bram18k, e.fifo_bram18k)), Some((115, 25)));
+        let mut f = figures(100, 10, 40);
+        let e = account_minimised_fifos(&mut f, 120).expect_err("over the limit");
+        assert!(e.to_string().contains("130 in all, over the limit of 120"), "{e}");
+    }
 }
