@@ -23,7 +23,7 @@ COMPUTE = {
 # compiled only quantised: between a DequantizeLinear and QuantizeLinear,
 # `ming-quantize-integer` evaluates them at compile time into a 256-entry
 # table.
-TABLE_ONLY = {"Softplus", "Gelu", "Erf", "Mish"}
+TABLE_ONLY = {"Softplus", "Gelu", "Erf", "Mish", "TFL_GELU"}
 # Reshapes and renames of the stream, and arithmetic on shapes and constants
 # that the importer folds away (PyTorch's Shape-Gather-Concat-Reshape flatten).
 STRUCTURE = {

@@ -7,7 +7,8 @@ which replaced keras2onnx, at opset 9 as keras2onnx wrote (an NHWC input
 transposed, Clip with attributes, Squeeze and MatMul). And blocks of field
 CNNs as int8 TFLite (blocks()): residual_int8.tflite up to a residual add,
 blocks_int8.tflite with more layers after it; layernorm_int8.tflite, a
-convolution and LayerNormalization.
+convolution and LayerNormalization; gelu_int8.tflite, GELU between
+convolutions.
 
     make_keras.py DIR
 """
@@ -65,6 +66,17 @@ def layernorm():
     return tf.keras.Model(x, y)
 
 
+def gelu():
+    """A 3x3 convolution, Keras' GELU (erf; TFLite's GELU, which tf2onnx
+    leaves unconverted), a 1x1 convolution."""
+    tf.keras.utils.set_random_seed(7)
+    x = tf.keras.Input((8, 8, 3), batch_size=1, name="input")
+    y = tf.keras.layers.Conv2D(8, 3, padding="same")(x)
+    y = tf.keras.layers.Activation("gelu")(y)
+    y = tf.keras.layers.Conv2D(4, 1)(y)
+    return tf.keras.Model(x, y)
+
+
 def int8(m, shape):
     """`m` as a full-integer int8 TFLite model, int8 in and out."""
     rng = np.random.default_rng(3)
@@ -94,6 +106,8 @@ def main(out):
             f.write(int8(blocks(full), (1, 12, 10, 3)))
     with open(os.path.join(out, "layernorm_int8.tflite"), "wb") as f:
         f.write(int8(layernorm(), (1, 16, 16, 3)))
+    with open(os.path.join(out, "gelu_int8.tflite"), "wb") as f:
+        f.write(int8(gelu(), (1, 8, 8, 3)))
     import tf2onnx  # noqa: E402  (only this file needs it)
     spec = (tf.TensorSpec((1, 12, 12, 3), tf.float32, name="input"),)
     tf2onnx.convert.from_keras(m, input_signature=spec, opset=9,
