@@ -419,7 +419,10 @@ static std::pair<int64_t, int64_t> centredRange(Value v, int64_t zp) {
   return {-(int64_t(1) << (w - 1)) - zp, (int64_t(1) << (w - 1)) - 1 - zp};
 }
 
-/// Q(D(a) + D(b)): both rescaled to a common shift, added, requantised.
+/// Q(D(a) + D(b)): both rescaled to a common shift, added, requantised. The
+/// integer generic reads its inputs through the float one's maps, so an
+/// operand broadcast along some axes (LayerNorm's per-pixel shift, a
+/// per-channel bias map) is read the same way.
 std::optional<Value> Rewriter::add(linalg::GenericOp g, const Quant &q, Type outElem) {
   auto a = asQuant(g.getDpsInputOperand(0)->get());
   if (!a)
@@ -427,9 +430,8 @@ std::optional<Value> Rewriter::add(linalg::GenericOp g, const Quant &q, Type out
   auto c = asQuant(g.getDpsInputOperand(1)->get());
   if (!c)
     return std::nullopt;
-  if (!g.getMatchingIndexingMap(g.getDpsInputOperand(0)).isIdentity() ||
-      !g.getMatchingIndexingMap(g.getDpsInputOperand(1)).isIdentity())
-    return fail("an add with broadcasting"), std::nullopt;
+  if (!g.getMatchingIndexingMap(g.getDpsInitOperand(0)).isIdentity())
+    return fail("an add whose result is not written in order"), std::nullopt;
   auto fp = fixedPoint({a->scale / q.scale, c->scale / q.scale});
   if (!fp)
     return fail("a requantisation multiplier out of range"), std::nullopt;
