@@ -23,7 +23,10 @@ COMPUTE = {
 # compiled only quantised: between a DequantizeLinear and QuantizeLinear,
 # `ming-quantize-integer` evaluates them at compile time into a 256-entry
 # table.
-TABLE_ONLY = {"Softplus", "Gelu", "Erf", "Mish", "TFL_GELU"}
+TABLE_ONLY = {"Softplus", "Gelu", "Erf", "Mish"}
+# tf2onnx leaves TFLite's GELU as TFL_GELU; prepare_onnx writes its formula,
+# which is a table only when quantised, as Gelu's is.
+TABLE_ONLY_TFLITE = {"TFL_GELU"}
 # Reshapes and renames of the stream, and arithmetic on shapes and constants
 # that the importer folds away (PyTorch's Shape-Gather-Concat-Reshape flatten).
 STRUCTURE = {
@@ -66,13 +69,15 @@ def check_operators(model):
         # gather of streamed data reads it at computed addresses.
         if not domain and node.op_type == "Gather":
             ok = bool(node.input) and node.input[0] in known
-        if not domain and node.op_type in TABLE_ONLY:
+        if not domain and node.op_type in TABLE_ONLY | TABLE_ONLY_TFLITE:
             ok = quantised(node)
         # MaxPool's Indices: the importer reads the input at computed addresses.
         if not domain and node.op_type == "MaxPool" and len(node.output) > 1 and node.output[1] \
                 and (node.output[1] in outputs or consumers.get(node.output[1])):
             ok, op = False, "MaxPool with its Indices output read"
-        if not ok and node.op_type.startswith("TFL_"):
+        if not ok and node.op_type in TABLE_ONLY_TFLITE:
+            op = f"{op} (TFLite's {node.op_type[4:]} on float values: ming compiles it in int8 models only, as a table)"
+        elif not ok and node.op_type.startswith("TFL_"):
             op = f"{op} (TFLite's {node.op_type[4:]}, which tf2onnx leaves unconverted)"
         if not ok:
             outside.setdefault(op, []).append(node.name or "?")

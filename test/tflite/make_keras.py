@@ -7,8 +7,8 @@ which replaced keras2onnx, at opset 9 as keras2onnx wrote (an NHWC input
 transposed, Clip with attributes, Squeeze and MatMul). And blocks of field
 CNNs as int8 TFLite (blocks()): residual_int8.tflite up to a residual add,
 blocks_int8.tflite with more layers after it; layernorm_int8.tflite, a
-convolution and LayerNormalization; gelu_int8.tflite, GELU between
-convolutions.
+convolution and LayerNormalization; gelu_int8.tflite and gelu_float.tflite,
+GELU between convolutions.
 
     make_keras.py DIR
 """
@@ -108,6 +108,8 @@ def main(out):
         f.write(int8(layernorm(), (1, 16, 16, 3)))
     with open(os.path.join(out, "gelu_int8.tflite"), "wb") as f:
         f.write(int8(gelu(), (1, 8, 8, 3)))
+    with open(os.path.join(out, "gelu_float.tflite"), "wb") as f:
+        f.write(tf.lite.TFLiteConverter.from_keras_model(gelu()).convert())
     import tf2onnx  # noqa: E402  (only this file needs it)
     spec = (tf.TensorSpec((1, 12, 12, 3), tf.float32, name="input"),)
     tf2onnx.convert.from_keras(m, input_signature=spec, opset=9,
