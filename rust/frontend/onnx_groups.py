@@ -11,7 +11,7 @@ and the groups are concatenated: the same integers, each step of which the
 pass rewrites. Float grouped convolutions stay as they are (they stream as
 one process), and so do depthwise ones (one input channel per group).
 """
-from onnx_util import Emitter, attr, links, say, where
+from onnx_util import Emitter, attr, links, say, set_nodes, where
 
 
 def _scalar(inits, name):
@@ -88,6 +88,5 @@ def groups_as_convs(model):
                       f"and a Concat, each group on integers")
         changed = True
     if changed:
-        del graph.node[:]
-        graph.node.extend(n for n in nodes if id(n) not in dead)
+        set_nodes(graph, [n for n in nodes if id(n) not in dead])
     return changed

@@ -39,6 +39,12 @@ def set_attrs(node, keep, **new):
         node.attribute.append(helper.make_attribute(name, value))
 
 
+def set_nodes(graph, nodes):
+    """Makes `nodes` (a rewrite's new list, in order) the graph's nodes."""
+    del graph.node[:]
+    graph.node.extend(nodes)
+
+
 def value_shapes(graph):
     """Static shapes known for the graph's values (inputs, inferred, outputs)."""
     shapes = {}

@@ -27,7 +27,7 @@ again until nothing changes.
 """
 import math
 
-from onnx_util import Emitter, attr, fail, need, say, set_attrs, value_shapes, value_types, where
+from onnx_util import Emitter, attr, fail, need, say, set_attrs, set_nodes, value_shapes, value_types, where
 
 FLT_LOWEST = -3.4028234663852886e38
 
@@ -174,8 +174,7 @@ def canonical_pools(model):
                       f"(pads before, {'kernel sums scaled by its divisors' if scale is not None else 'then max'})")
         changed = True
     if changed:
-        del graph.node[:]
-        graph.node.extend(nodes)
+        set_nodes(graph, nodes)
     return changed
 
 
@@ -280,8 +279,7 @@ def conv_same_pads(model):
                       f"negative; the input is cropped by a Slice first")
         changed = True
     if changed:
-        del graph.node[:]
-        graph.node.extend(nodes)
+        set_nodes(graph, nodes)
     return changed
 
 
@@ -363,8 +361,7 @@ def mirror_pads_as_concats(model):
         say("remark", f"{where(node)} with mode='{mode}' becomes slices and concats")
         changed = True
     if changed:
-        del graph.node[:]
-        graph.node.extend(nodes)
+        set_nodes(graph, nodes)
     return changed
 
 
@@ -394,8 +391,7 @@ def crops_as_slices(model):
         say("remark", f"{where(node)}: its negative pads crop with a Slice first")
         changed = True
     if changed:
-        del graph.node[:]
-        graph.node.extend(nodes)
+        set_nodes(graph, nodes)
         used = {i for n in graph.node for i in n.input} | {v.name for v in graph.output}
         kept = [t for t in graph.initializer if t.name in used or t.name not in inits]
         del graph.initializer[:]
@@ -520,6 +516,5 @@ def transposed_convs_as_convs(model):
                strides=[1] * r, pads=[0] * (2 * r))
         changed = True
     if changed:
-        del graph.node[:]
-        graph.node.extend(nodes)
+        set_nodes(graph, nodes)
     return changed

@@ -39,7 +39,7 @@ import sys
 from onnx_fold import fold_batch_norms
 from onnx_groups import groups_as_convs
 from onnx_ops import check_operators
-from onnx_util import Emitter, attr, fail, need, say, value_shapes, value_types, where
+from onnx_util import Emitter, attr, fail, need, say, set_nodes, value_shapes, value_types, where
 from onnx_windows import (canonical_pools, conv_same_pads, crops_as_slices, mirror_pads_as_concats,
                           transposed_convs_as_convs)
 
@@ -104,8 +104,7 @@ def tflite_gelus_as_onnx(model):
         e.node("Mul", [half, e.node("Add", [t, k(1.0)])], node.output[0])
         changed = True
     if changed:
-        del model.graph.node[:]
-        model.graph.node.extend(nodes)
+        set_nodes(model.graph, nodes)
     return changed
 
 
@@ -126,8 +125,7 @@ def reciprocals_as_divisions(model):
         e.node("Div", [e.const(1.0, dtype), node.input[0]], node.output[0])
         changed = True
     if changed:
-        del model.graph.node[:]
-        model.graph.node.extend(nodes)
+        set_nodes(model.graph, nodes)
     return changed
 
 
@@ -165,8 +163,7 @@ def blocks_as_transposes(model):
         e.node("Reshape", [v, e.const(out)], node.output[0])
         changed = True
     if changed:
-        del model.graph.node[:]
-        model.graph.node.extend(nodes)
+        set_nodes(model.graph, nodes)
     return changed
 
 
@@ -245,8 +242,7 @@ def resize_as_repeat(model):
         nodes.append(helper.make_node("Expand", [stem + "_r", const(stem + "_wide", wide)], [stem + "_e"], name=stem + "_expand"))
         nodes.append(helper.make_node("Reshape", [stem + "_e", const(stem + "_out", out)], [node.output[0]], name=stem + "_merge"))
         say("remark", f"{where}: nearest upsampling by {'x'.join(map(str, factors[2:] or factors))} streams as a repeat")
-    del graph.node[:]
-    graph.node.extend(nodes)
+    set_nodes(graph, nodes)
     # The scales, sizes and roi constants nobody reads any more.
     used = {i for n in graph.node for i in n.input} | {v.name for v in graph.output}
     dead = {t.name for t in graph.initializer if t.name in resize_inputs and t.name not in used}
