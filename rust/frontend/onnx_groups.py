@@ -5,10 +5,10 @@ axes, whose weights and output carry two channel axes; ming-quantize-integer
 turns contractions with one output-channel axis into integers, so a grouped
 Conv between a DequantizeLinear and a QuantizeLinear would keep its
 quantize in float. Here its input's channels are sliced per group (on the
-int8 values, before their DequantizeLinear, where it has one), each group convolves with its
-slice of the kernel, scales and bias, is quantised as the whole output is,
-and the groups are concatenated: the same integers, each step of which the
-pass rewrites. Float grouped convolutions stay as they are (they stream as
+int8 values, before their DequantizeLinear, where it has one), each group
+convolves with its slice of the kernel, scales and bias, is quantised as the
+whole output is, and the groups are concatenated: the same integers, each
+step of which the pass rewrites. Float grouped convolutions stay as they are (they stream as
 one process), and so do depthwise ones (one input channel per group).
 """
 from onnx_util import Emitter, attr, links, say, set_nodes, where
@@ -43,6 +43,8 @@ def _split_dequantize(graph, inits, dq, groups, e):
 
 
 def groups_as_convs(model):
+    """Each quantised grouped Conv (not depthwise) becomes a Conv per group and
+    a Concat; returns whether any did."""
     graph = model.graph
     inits = {t.name: t for t in graph.initializer}
     producer, consumers = links(graph)
