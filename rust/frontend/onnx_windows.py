@@ -401,7 +401,11 @@ def crops_as_slices(model):
 
 def _transposed_geometry(node, spatial, kernel):
     """Per spatial axis: stride, dilation, and the padding at the start and end
-    of the zero-inserted input, (k - 1) d - pads (negative: a crop)."""
+    of the zero-inserted input (negative: a crop), for the output onnxruntime
+    gives: the explicit pads; or the specification's split of the padding
+    that output_shape or auto_pad asks for (SAME_UPPER's odd one at the end,
+    otherwise at the start), taken as 0 where it would be negative, as
+    onnxruntime does; an output_shape beyond that is filled at the end."""
     r = len(spatial)
     strides = list(attr(node, "strides", [1] * r))
     dilations = list(attr(node, "dilations", [1] * r))
@@ -409,17 +413,19 @@ def _transposed_geometry(node, spatial, kernel):
     pads = list(attr(node, "pads", [0] * (2 * r)))
     auto_pad = attr(node, "auto_pad", "NOTSET")
     wanted = attr(node, "output_shape", None)
-    if auto_pad in ("SAME_UPPER", "SAME_LOWER") or wanted:
-        # The ONNX specification's total padding for the output size asked for.
-        out = list(wanted)[-r:] if wanted else [n * s for n, s in zip(spatial, strides)]
-        pads = [0] * (2 * r)
-        for i in range(r):
-            total = strides[i] * (spatial[i] - 1) + extra[i] + (kernel[i] - 1) * dilations[i] + 1 - out[i]
-            small, large = total // 2, total - total // 2
-            upper = auto_pad != "SAME_LOWER"
-            pads[i], pads[r + i] = (small, large) if upper else (large, small)
-    heads = [(k - 1) * d - p for k, d, p in zip(kernel, dilations, pads[:r])]
-    tails = [(k - 1) * d - p + e for k, d, p, e in zip(kernel, dilations, pads[r:], extra)]
+    heads, tails = [], []
+    for i in range(r):
+        reach = (kernel[i] - 1) * dilations[i]
+        inserted = strides[i] * (spatial[i] - 1) + 1
+        full = inserted + reach + extra[i]
+        if wanted or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+            total = max(0, full - (list(wanted)[-r:][i] if wanted else spatial[i] * strides[i]))
+            start = total // 2 if auto_pad == "SAME_UPPER" else total - total // 2
+            out = list(wanted)[-r:][i] if wanted else full - total
+        else:
+            start, out = pads[i], full - pads[i] - pads[r + i]
+        heads.append(reach - start)
+        tails.append(out - inserted - (reach - start) + reach)
     return strides, dilations, heads, tails
 
 

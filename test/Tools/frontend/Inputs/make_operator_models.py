@@ -5,7 +5,8 @@ gelu_float.onnx and gelu_qdq.onnx (Gelu, float and between QDQ pairs),
 elementwise.onnx (one output per elementwise or reducing operator of the
 list that no other test compiles), gemm_bn.onnx (a BatchNormalization after
 a transposed Gemm, and one after a MatMul, which stays), convt.onnx and
-convt1d.onnx (ConvTranspose, 2-D and 1-D), gconv.onnx (a grouped Conv).
+convt1d.onnx and convt_sizes.onnx (ConvTranspose, 2-D and 1-D, sized by
+pads, output_shape or auto_pad), gconv.onnx (a grouped Conv).
 
     make_operator_models.py DIR
 """
@@ -143,6 +144,20 @@ def main(out):
         "convt1d", [value("x", [1, 4, 7])], [value("y", [1, 2, 14])],
         [nh.from_array(rng.uniform(-0.5, 0.5, (4, 2, 4)).astype(np.float32), "t")]),
         os.path.join(out, "convt1d.onnx"))
+    # ConvTranspose sized by output_shape (the odd padding at the start), by
+    # SAME_LOWER, and by SAME_UPPER where the padding would be negative
+    # (onnxruntime takes 0: 19 outputs, not 20).
+    save(h.make_graph(
+        [h.make_node("ConvTranspose", ["x", "s1"], ["a"], kernel_shape=[3], strides=[2], output_shape=[10],
+                     name="sized"),
+         h.make_node("ConvTranspose", ["a", "s2"], ["b"], kernel_shape=[2], auto_pad="SAME_LOWER", name="lower"),
+         h.make_node("ConvTranspose", ["b", "s3"], ["y"], kernel_shape=[1], strides=[2], dilations=[2],
+                     auto_pad="SAME_UPPER", name="upper")],
+        "convt_sizes", [value("x", [1, 2, 5])], [value("y", [1, 2, 19])],
+        [nh.from_array(rng.uniform(-0.5, 0.5, (2, 3, 3)).astype(np.float32), "s1"),
+         nh.from_array(rng.uniform(-0.5, 0.5, (3, 2, 2)).astype(np.float32), "s2"),
+         nh.from_array(rng.uniform(-0.5, 0.5, (2, 2, 1)).astype(np.float32), "s3")]),
+        os.path.join(out, "convt_sizes.onnx"))
     # A grouped convolution (3 groups of 2 channels, stride 2, bias) and ReLU.
     save(h.make_graph(
         [h.make_node("Conv", ["x", "wg", "bg"], ["c"], pads=[1, 1, 1, 1], strides=[2, 2], group=3, name="grouped"),
