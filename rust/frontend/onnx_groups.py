@@ -8,10 +8,13 @@ quantize in float. Here its input's channels are sliced per group (on the
 int8 values, before their DequantizeLinear, where it has one), each group
 convolves with its slice of the kernel, scales and bias, is quantised as the
 whole output is, and the groups are concatenated: the same integers, each
-step of which the pass rewrites. Float grouped convolutions stay as they are (they stream as
-one process), and so do depthwise ones (one input channel per group).
+step of which the pass rewrites. A quantised depthwise convolution with a multiplier m
+(Keras' DepthwiseConv2D(depth_multiplier=m)) has its int8 input channels
+repeated m times instead, and is then depthwise with one output per input
+channel, which the pass takes. Float grouped and depthwise convolutions
+stay as they are (they stream as one process).
 """
-from onnx_util import Emitter, attr, links, say, set_nodes, where
+from onnx_util import Emitter, attr, links, say, set_attrs, set_nodes, value_shapes, where
 
 
 def _scalar(inits, name):
@@ -43,10 +46,12 @@ def _split_dequantize(graph, inits, dq, groups, e):
 
 
 def groups_as_convs(model):
-    """Each quantised grouped Conv (not depthwise) becomes a Conv per group and
-    a Concat; returns whether any did."""
+    """Each quantised grouped Conv becomes a Conv per group and a Concat, a
+    quantised depthwise one with a multiplier a repeat and a depthwise Conv;
+    returns whether any did."""
     graph = model.graph
     inits = {t.name: t for t in graph.initializer}
+    shapes = value_shapes(graph)
     producer, consumers = links(graph)
     nodes, dead, changed = [], set(), False
     for node in list(graph.node):
@@ -63,11 +68,32 @@ def groups_as_convs(model):
         # through moves (pads, reshapes, slices) to a DequantizeLinear.
         under = dqx is not None and dqx.op_type == "DequantizeLinear" and _scalar(inits, dqx.input[1])
         if (weights is None or q is None or q.op_type != "QuantizeLinear"
-                or not _scalar(inits, q.input[1]) or weights.dims[1] == 1
+                or not _scalar(inits, q.input[1])
                 or (bias and not (dqb is not None and dqb.op_type == "DequantizeLinear"
                                   and dqb.input[0] in inits))
                 or (not _scalar(inits, dqw.input[1]) and attr(dqw, "axis", 1) != 0)):
             nodes.append(node)
+            continue
+        if weights.dims[1] == 1:
+            # Depthwise: the pass takes one output per input channel as it
+            # is; with a multiplier m, each int8 input channel is repeated m
+            # times first, and the same kernel is then depthwise.
+            shape = shapes.get(dqx.input[0]) if under else None
+            multiplier = weights.dims[0] // groups
+            if multiplier == 1 or not shape:
+                nodes.append(node)
+                continue
+            e = Emitter(graph, nodes, (node.name or node.output[0]) + "_repeat")
+            n_, c, spatial = shape[0], shape[1], list(shape[2:])
+            x = e.node("Reshape", [dqx.input[0], e.const([n_, c, 1] + spatial)])
+            x = e.node("Expand", [x, e.const([n_, c, multiplier] + spatial)])
+            x = e.node("Reshape", [x, e.const([n_, c * multiplier] + spatial)])
+            node.input[0] = e.node("DequantizeLinear", [x] + list(dqx.input[1:]))
+            set_attrs(node, [a.name for a in node.attribute if a.name != "group"], group=c * multiplier)
+            nodes.append(node)
+            say("remark", f"{where(node)}: quantised depthwise with a multiplier of {multiplier}: its input "
+                          f"channels are repeated, then each convolves alone, on integers")
+            changed = True
             continue
         e = Emitter(graph, nodes, (node.name or node.output[0]) + "_group")
         channels = weights.dims[1] * groups

@@ -6,7 +6,8 @@ elementwise.onnx (one output per elementwise or reducing operator of the
 list that no other test compiles), gemm_bn.onnx (a BatchNormalization after
 a transposed Gemm, and one after a MatMul, which stays), convt.onnx and
 convt1d.onnx and convt_sizes.onnx (ConvTranspose, 2-D and 1-D, sized by
-pads, output_shape or auto_pad), gconv.onnx (a grouped Conv).
+pads, output_shape or auto_pad), gconv.onnx (a grouped Conv), dwconv2.onnx
+(a depthwise Conv with a multiplier of 2).
 
     make_operator_models.py DIR
 """
@@ -158,6 +159,15 @@ def main(out):
          nh.from_array(rng.uniform(-0.5, 0.5, (3, 2, 2)).astype(np.float32), "s2"),
          nh.from_array(rng.uniform(-0.5, 0.5, (2, 2, 1)).astype(np.float32), "s3")]),
         os.path.join(out, "convt_sizes.onnx"))
+    # A depthwise convolution with a multiplier of 2 (Keras'
+    # DepthwiseConv2D(depth_multiplier=2)) and ReLU.
+    save(h.make_graph(
+        [h.make_node("Conv", ["x", "wd", "bd"], ["c"], pads=[1, 1, 1, 1], group=3, name="depthwise2"),
+         h.make_node("Relu", ["c"], ["y"], name="relu")],
+        "dwconv2", [value("x", [1, 3, 6, 6])], [value("y", [1, 6, 6, 6])],
+        [nh.from_array(rng.uniform(-0.5, 0.5, (6, 1, 3, 3)).astype(np.float32), "wd"),
+         nh.from_array(rng.uniform(-0.5, 0.5, (6,)).astype(np.float32), "bd")]),
+        os.path.join(out, "dwconv2.onnx"))
     # A grouped convolution (3 groups of 2 channels, stride 2, bias) and ReLU.
     save(h.make_graph(
         [h.make_node("Conv", ["x", "wg", "bg"], ["c"], pads=[1, 1, 1, 1], strides=[2, 2], group=3, name="grouped"),
