@@ -27,7 +27,8 @@ again until nothing changes.
 """
 import math
 
-from onnx_util import Emitter, attr, fail, need, say, set_attrs, set_nodes, value_shapes, value_types, where
+from onnx_util import (Emitter, attr, fail, links, need, say, set_attrs, set_nodes, value_shapes, value_types,
+                       where)
 
 FLT_LOWEST = -3.4028234663852886e38
 
@@ -429,16 +430,17 @@ def _transposed_geometry(node, spatial, kernel):
     return strides, dilations, heads, tails
 
 
-def _transposed_weights(graph, node, inits, consumers, groups):
+def _transposed_weights(graph, node, inits, producer, consumers, groups):
     """The Conv kernel of a ConvTranspose's [C, M/g, k...] kernel: [M, C/g, k...]
     flipped along every spatial axis. A kernel behind a DequantizeLinear (a
     quantised model) is rewritten under it, its per-channel axis moving to 0:
     scale j of axis 1 serves output channel j of every group, so the M scales
     are the M/g repeated once per group."""
     import numpy as np
-    from onnx import helper, numpy_helper
+    from onnx import numpy_helper
     name = node.input[1]
-    dq = next((n for n in graph.node if n.op_type == "DequantizeLinear" and name in n.output), None)
+    dq = producer.get(name)
+    dq = dq if dq is not None and dq.op_type == "DequantizeLinear" else None
     source = dq.input[0] if dq is not None else name
     if source not in inits or len(consumers.get(name, [])) != 1 or (
             dq is not None and len(consumers.get(source, [])) != 1):
@@ -473,10 +475,7 @@ def transposed_convs_as_convs(model):
     graph = model.graph
     inits = {t.name: t for t in graph.initializer}
     shapes = value_shapes(graph)
-    consumers = {}
-    for n in graph.node:
-        for i in n.input:
-            consumers.setdefault(i, []).append(n)
+    producer, consumers = links(graph)
     nodes, changed = [], False
     for node in list(graph.node):
         if node.op_type != "ConvTranspose":
@@ -495,7 +494,7 @@ def transposed_convs_as_convs(model):
             fail(f"{where(node)}: the shape of its kernel is not known")
         kernel = list(attr(node, "kernel_shape", weights[2:]))
         strides, dilations, heads, tails = _transposed_geometry(node, spatial, kernel)
-        _transposed_weights(graph, node, inits, consumers, groups)
+        _transposed_weights(graph, node, inits, producer, consumers, groups)
         e = Emitter(graph, nodes, (node.name or node.output[0]) + "_transposed")
         x = node.input[0]
         if any(s > 1 for s in strides):
