@@ -29,6 +29,7 @@ int8 torchvision variants are made here with onnxruntime's quantize_static
 Timings on a shared 2-core machine are only comparable as ratios.
 """
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -94,12 +95,14 @@ def onnx_macs(path):
     return float(total)
 
 
+@functools.lru_cache(maxsize=None)
 def full_reductions(path):
     """The graph as (inputs, outputs, W) per operator, in topological order: W is
     the multiply-accumulates one output pixel of the operator costs when every
     output reads its whole input pixel or window (convolutions of one group,
     Gemm, MatMul, TFLite's CONV_2D and FULLY_CONNECTED), else 0 (depthwise and
-    grouped convolutions read one channel or group of it; everything else)."""
+    grouped convolutions read one channel or group of it; everything else).
+    Read once per model, for every board's row."""
     ops = []
     if path.endswith(".tflite"):
         import tensorflow as tf
