@@ -30,7 +30,7 @@ namespace ming::cost {
 
 std::optional<int64_t> evalInt(Value v, const Known &known, int depth) {
   if (auto it = known.find(v); it != known.end())
-    return it->second;
+    return it->second == kUnknownInt ? std::nullopt : std::optional<int64_t>(it->second);
   Operation *def = v.getDefiningOp();
   if (!def || depth > 32)
     return std::nullopt;

@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -40,7 +41,11 @@ unsigned bitWidth(mlir::Type type);
 
 /// Integer values of index arithmetic given known values of some SSA values
 /// (induction variables): constants, arith on integers, comparisons, select.
+/// A walk may also record a value it found unknown as `kUnknownInt`, so that
+/// the values computed from it fail at once instead of evaluating the chain
+/// behind it again.
 using Known = llvm::DenseMap<mlir::Value, int64_t>;
+inline constexpr int64_t kUnknownInt = std::numeric_limits<int64_t>::min();
 std::optional<int64_t> evalInt(mlir::Value v, const Known &known, int depth = 0);
 
 /// Residues of index values: v = r + k * m for some integer k (the pair
@@ -239,6 +244,9 @@ struct WalkCache {
   /// By loop and unroll.
   std::map<std::pair<Operation *, int64_t>, SlotStarts> slotStarts;
   llvm::DenseMap<Operation *, double> ifProbability;
+  /// The table's figures of each operation: the walks ask for them once per
+  /// unrolled copy under every configuration.
+  llvm::DenseMap<Operation *, OpCost> opCosts;
   /// Whether a block reaches an event (push or pull mode) for given values of
   /// the induction variables around it: the first/last event searches try
   /// the same iterations under every configuration.
@@ -292,6 +300,7 @@ private:
   SlotTiming slotTiming(scf::ForOp loop, int64_t ii);
   void walkCopy(scf::ForOp loop, Walker &w, int64_t start);
   double ifProbability(scf::IfOp op);
+  const OpCost &opCost(Operation *op);
   double countIfProbability(scf::IfOp op);
   std::optional<double> countJointFraction(ArrayRef<std::pair<Value, bool>> conds);
 
@@ -328,6 +337,7 @@ private:
   const CostOptions &options;
   bool autoPartition = false;
   WalkCache *cache;
+  WalkCache ownCache; // `cache` when none is given
   ProcessCost result;
   llvm::DenseMap<Operation *, unsigned> loopIds;
   llvm::DenseMap<Operation *, ResolvedLoop> resolved;

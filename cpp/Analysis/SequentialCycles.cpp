@@ -34,6 +34,14 @@ double ProcessModel::ifProbability(scf::IfOp op) {
   return it->second;
 }
 
+const OpCost &ProcessModel::opCost(Operation *op) {
+  auto &costs = (cache ? cache : &ownCache)->opCosts;
+  auto it = costs.find(op);
+  if (it == costs.end())
+    it = costs.try_emplace(op, operationCost(op, *options.target)).first;
+  return it->second;
+}
+
 /// The constant-bound loops whose induction variables decide `roots`
 /// through constants and arith ops; none when anything else does.
 static std::optional<SmallVector<scf::ForOp>> decidingLoops(ArrayRef<Value> roots) {

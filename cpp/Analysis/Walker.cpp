@@ -75,10 +75,19 @@ void Walker::walkBlock(Block &block, Counters &c) {
       continue;
     }
     // Arithmetic.
-    if (op.getNumResults() == 1 && op.getResult(0).getType().isIntOrIndex() &&
-        evalInt(op.getResult(0), known)) {
-      define(op.getResult(0), 0, -1); // folds to a constant once unrolled
-      continue;
+    // An integer known (or not) in this copy is remembered, so that the
+    // values and addresses computed from it look it up instead of evaluating
+    // the chain behind it again; a value walked again (another copy,
+    // iteration) is evaluated afresh.
+    if (op.getNumResults() == 1 && op.getResult(0).getType().isIntOrIndex()) {
+      Value r = op.getResult(0);
+      known.erase(r);
+      std::optional<int64_t> value = evalInt(r, known);
+      known[r] = value.value_or(kUnknownInt);
+      if (value) {
+        define(r, 0, -1); // folds to a constant once unrolled
+        continue;
+      }
     }
     int64_t in = 0, inCarry = -1;
     for (Value v : op.getOperands()) {
@@ -90,7 +99,7 @@ void Walker::walkBlock(Block &block, Counters &c) {
       define(op.getResult(0), in, inCarry);
       continue;
     }
-    OpCost oc = operationCost(&op, *m.options.target);
+    const OpCost &oc = m.opCost(&op);
     if (!oc.known && op.getNumResults() > 0)
       m.result.notes.push_back("not in the table: " + oc.kind + " (0 DSP, 1 cycle)");
     if (oc.dsp > 0 || oc.latency > 0) {
