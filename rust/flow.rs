@@ -230,7 +230,13 @@ fn flow_from(request: &Request, imported: &Imported) -> Result<(), FlowError> {
                 );
                 None
             }
-            None => simulate(&module, request.minimize_fifos)?,
+            None => {
+                // A large graph's minimisation has a time budget of its own,
+                // as its DSE has: the whole --hls stays within about 30 s.
+                let large = figures.solve.as_ref().is_some_and(|s| s.large);
+                let deadline = large.then(|| std::time::Instant::now() + std::time::Duration::from_secs_f64(dse::LARGE_GRAPH_MINIMIZE_SECONDS));
+                simulate(&module, request.minimize_fifos, deadline)?
+            }
         };
         account_minimised_fifos(&mut figures, request.target.bram18k)?;
     }
@@ -272,7 +278,7 @@ fn simulate_to(module: &melior::ir::Module, figures: &report::Figures, minimize:
             "the model puts the design at {cycles} cycles, more than the simulator's budget of {SIMULATION_BUDGET_CYCLES}"
         )));
     }
-    let summary = crate::sim::run(module, minimize).map_err(|e| FlowError::Simulation(e.to_string()))?;
+    let summary = crate::sim::run(module, minimize, None).map_err(|e| FlowError::Simulation(e.to_string()))?;
     let name = graph::from_dfg(module).map(|g| g.name).unwrap_or_default();
     write_output(output, crate::sim::render(&name, &summary, figures.estimate.as_ref()).as_bytes())?;
     match &summary.deadlock {
@@ -326,8 +332,12 @@ pub fn beyond_simulation_budget(figures: &report::Figures) -> Option<i64> {
 /// Simulates the dfg `module`; a deadlock is an error, a design the
 /// simulator cannot run only a warning (None). With `minimize`, the least
 /// FIFO depths found are written into its channels.
-pub fn simulate(module: &melior::ir::Module, minimize: bool) -> Result<Option<crate::sim::Summary>, FlowError> {
-    let summary = match crate::sim::run(module, minimize) {
+pub fn simulate(
+    module: &melior::ir::Module,
+    minimize: bool,
+    deadline: Option<std::time::Instant>,
+) -> Result<Option<crate::sim::Summary>, FlowError> {
+    let summary = match crate::sim::run(module, minimize, deadline) {
         Ok(s) => s,
         Err(e) => {
             log::warn!("{e}; no simulation in the report");
@@ -381,6 +391,7 @@ pub fn explore(module: &melior::ir::Module, settings: Option<&dse::Settings>, co
             seconds: outcome.seconds,
             ilp_seconds: outcome.ilp_seconds,
             candidates: outcome.candidates,
+            large: outcome.large,
         }),
         estimate: Some(outcome.estimate),
     })
@@ -399,6 +410,7 @@ mod tests {
             bits_after: 0,
             bram18k_before: fifo_before,
             bram18k_after: fifo_after,
+            unsearched: 0,
         };
         let simulation = crate::sim::Summary {
             cycles: 100,

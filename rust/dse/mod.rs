@@ -73,6 +73,10 @@ pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
 /// Seconds of that budget: with the import, the passes, the simulation
 /// and the writing, a whole --hls of MobileNetV2-0.5 in about 30 s here.
 pub const LARGE_GRAPH_BUDGET: f64 = 20.0;
+/// Seconds the FIFO minimisation of such a graph may search after its DSE
+/// (MobileNetV2-0.5: 142 channels, about 8 s for all of them here; the
+/// widest words are searched first, where the BRAM is).
+pub const LARGE_GRAPH_MINIMIZE_SECONDS: f64 = 4.0;
 /// The least an ILP gets under that budget.
 pub const MIN_ILP_SECONDS: f64 = 5.0;
 
@@ -108,6 +112,8 @@ pub struct Outcome {
     pub objective_value: f64,
     pub candidates: usize,
     pub estimate: Estimate,
+    /// The graph was large and its DSE ran under `large_graph_budget`.
+    pub large: bool,
 }
 
 /// The cost model's figures of the graph (per node in instance order).
@@ -446,6 +452,7 @@ pub fn run(module: &Module, settings: &Settings, cost: &CostModel) -> Result<Out
         objective_value: explored.objective,
         candidates: count,
         estimate,
+        large: p.large && settings.large_graph_budget.is_some(),
     })
 }
 

@@ -23,6 +23,9 @@ pub struct Solve {
     /// HiGHS alone.
     pub ilp_seconds: f64,
     pub candidates: usize,
+    /// A large graph's DSE (dse::Settings::large_graph_budget): the
+    /// simulation's FIFO minimisation has a deadline too.
+    pub large: bool,
 }
 
 /// What the report knows beyond the graph.
@@ -108,6 +111,7 @@ fn simulation_json(s: Option<&Summary>) -> Json {
             ("bram18k_before", uint(m.bram18k_before)),
             ("bram18k_after", uint(m.bram18k_after)),
             ("saved_bram18k", Json::Int(m.bram18k_before as i64 - m.bram18k_after as i64)),
+            ("unsearched_channels", uint(m.unsearched as u64)),
         ]),
     };
     Json::object([
@@ -318,6 +322,14 @@ fn simulation_markdown(out: &mut String, s: &Summary, f: &Figures) {
             m.bram18k_before,
             m.bram18k_after
         );
+        if m.unsearched > 0 {
+            let _ = writeln!(
+                out,
+                "The minimisation stopped at the large graph's time budget: {} channels keep their starting depths \
+                 (the DSE's, or the unbounded run's peak where smaller).",
+                m.unsearched
+            );
+        }
     }
     // The model's graph times (every process starts at 0) beside the
     // simulated ones: where the two part, one of them is wrong.
@@ -416,7 +428,7 @@ mod tests {
                 baseline: crate::dse::Baseline { cycles: 50000, dsp: 2, bram18k: 9 },
             }),
             simulation: None,
-            solve: Some(Solve { status: "optimal".into(), objective: "dataflow".into(), seconds: 0.5, ilp_seconds: 0.25, candidates: 7 }),
+            solve: Some(Solve { status: "optimal".into(), objective: "dataflow".into(), seconds: 0.5, ilp_seconds: 0.25, candidates: 7, large: false }),
         };
         let target = Target::new(by_name("kv260").expect("board"), None, None, 200.0);
         let text = json("t", &target, &g, &f).pretty();

@@ -13,8 +13,11 @@
 //! design with the depths so far, so the final set is one that was
 //! simulated; then once more with every process running one iteration at a
 //! time, as the C simulation does, where channels full in a deadlock get
-//! deeper again.
+//! deeper again. Past a deadline (a large graph's time budget) the channels
+//! not yet searched keep the depths they start from, which the first runs
+//! simulated.
 use super::engine::{simulate, Design, Outcome, WaitKind};
+use std::time::Instant;
 
 /// Slack over the unbounded run, in parts per hundred.
 pub const SLACK_PERCENT: u64 = 1;
@@ -33,6 +36,8 @@ pub struct Minimized {
     /// The design with `depths`.
     pub outcome: Outcome,
     pub simulations: usize,
+    /// Channels the deadline left unsearched.
+    pub unsearched: usize,
 }
 
 /// Why minimisation cannot run: even unbounded FIFOs deadlock (a process
@@ -82,7 +87,7 @@ fn class_depths(depth: u64, bits: u64) -> Vec<u64> {
 /// Least depths for `design`, whose own depths ran as `given`; `lanes[c]`
 /// and `bits[c]` (lanes and bits per element of channel c) price the
 /// depths and order the search, widest words first.
-pub fn minimize(design: &Design, given: &Outcome, lanes: &[u64], bits: &[u64]) -> Result<Minimized, Starved> {
+pub fn minimize(design: &Design, given: &Outcome, lanes: &[u64], bits: &[u64], deadline: Option<Instant>) -> Result<Minimized, Starved> {
     let mut d = design.clone();
     for c in &mut d.channels {
         c.depth = None;
@@ -123,7 +128,13 @@ pub fn minimize(design: &Design, given: &Outcome, lanes: &[u64], bits: &[u64]) -
     let mut order: Vec<usize> = (0..depths.len()).collect();
     order.sort_by_key(|&c| std::cmp::Reverse(lanes.get(c).copied().unwrap_or(1) * bits_of(c) * depths[c]));
     let channels = order.len();
+    let mut unsearched = 0;
     for (done, c) in order.into_iter().enumerate() {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            unsearched = channels - done;
+            log::info!("simulator: FIFO minimisation stopped at its deadline; {unsearched} of {channels} channels keep their starting depths");
+            break;
+        }
         crate::progress::detail(&format!("FIFO minimisation, channel {} of {channels}, {simulations} simulations", done + 1));
         // tries[hi] keeps the bound (the depth it has); the least that does.
         // Two depths are simulated side by side per step (a search in
@@ -194,7 +205,7 @@ pub fn minimize(design: &Design, given: &Outcome, lanes: &[u64], bits: &[u64]) -
     // the figures of the final set.
     let outcome = simulate(&d);
     simulations += 1;
-    Ok(Minimized { unbounded, bound, depths, outcome, simulations })
+    Ok(Minimized { unbounded, bound, depths, outcome, simulations, unsearched })
 }
 
 /// `d` as the C simulation runs it: every slot's pushes at its issue, so no
@@ -232,7 +243,46 @@ pub fn bram18k_blocks(words: u64, width: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::engine::{ChannelSpec, Instance};
+    use super::super::program::{Io, Pace, Port, Program};
     use super::*;
+
+    /// A source writing 256 words at one a cycle into a sink that takes them
+    /// at one every 4 cycles: the FIFO between them, 300 deep as given, fills
+    /// up to the words the sink has not yet taken.
+    fn bursty() -> Design {
+        let pace = |ii| Pace { first_delay: 0, delay: ii, depth: 2, ii, spread: 1 };
+        let mut src = Program::new("src", vec![Port::Out { lanes: 1 }]);
+        src.push(256, pace(1), &[Io { pulls: vec![], pushes: vec![(0, 1)] }]);
+        let mut dst = Program::new("dst", vec![Port::In { lanes: 1 }]);
+        dst.push(256, pace(4), &[Io { pulls: vec![(0, 1)], pushes: vec![] }]);
+        Design {
+            programs: vec![src, dst],
+            instances: vec![
+                Instance { name: "src".into(), program: 0, channels: vec![Some(0)] },
+                Instance { name: "dst".into(), program: 1, channels: vec![Some(0)] },
+            ],
+            channels: vec![ChannelSpec { name: "c".into(), depth: Some(300) }],
+        }
+    }
+
+    /// Without a deadline the FIFO gets shallower than the unbounded run's
+    /// peak (the 1% slack lets the source wait); past its deadline nothing
+    /// is searched and the channel keeps its starting depth, the peak, with
+    /// which the design still runs within the bound.
+    #[test]
+    fn a_deadline_leaves_channels_at_their_starting_depths() {
+        let design = bursty();
+        let given = simulate(&design);
+        let searched = minimize(&design, &given, &[1], &[32], None).expect("runs");
+        assert_eq!(searched.unsearched, 0);
+        let peak = searched.unbounded.channels[0].peak;
+        assert!(searched.depths[0] < peak, "{} vs peak {peak}", searched.depths[0]);
+        let stopped = minimize(&design, &given, &[1], &[32], Some(Instant::now())).expect("runs");
+        assert_eq!(stopped.unsearched, 1);
+        assert_eq!(stopped.depths[0], peak);
+        assert!(stopped.outcome.deadlock.is_none() && stopped.outcome.cycles <= stopped.bound);
+    }
 
     #[test]
     fn bram_rule_matches_the_cost_model() {

@@ -125,6 +125,8 @@ pub struct MinimizeSummary {
     pub bits_after: u64,
     pub bram18k_before: u64,
     pub bram18k_after: u64,
+    /// Channels a deadline left at their starting depths.
+    pub unsearched: usize,
 }
 
 /// What the simulator found, by name.
@@ -181,8 +183,9 @@ fn deadlock_summary(design: &Design, o: &Outcome) -> Option<DeadlockSummary> {
 
 /// Simulates the design of a dfg module with its channels' depths and, when
 /// `minimize` and it does not deadlock, finds the least depths (not yet
-/// written into the module: see `write_depths`).
-pub fn run(module: &Module, minimize: bool) -> Result<Summary, SimError> {
+/// written into the module: see `write_depths`), searching no channel after
+/// `deadline`.
+pub fn run(module: &Module, minimize: bool, deadline: Option<Instant>) -> Result<Summary, SimError> {
     let start = Instant::now();
     let (g, mut design) = prepare(module)?;
     let at_dse = engine::simulate(&design);
@@ -195,7 +198,7 @@ pub fn run(module: &Module, minimize: bool) -> Result<Summary, SimError> {
     if minimize && at_dse.deadlock.is_none() {
         let lanes: Vec<u64> = g.channels.iter().map(|c| c.lanes).collect();
         let elem_bits: Vec<u64> = bits.iter().map(|b| b.unwrap_or(32)).collect();
-        match minimize::minimize(&design, &at_dse, &lanes, &elem_bits) {
+        match minimize::minimize(&design, &at_dse, &lanes, &elem_bits, deadline) {
             Ok(m) => {
                 let fifo_bits = |depths: &[u64]| depths.iter().zip(&word_bits).map(|(d, b)| d * b).sum::<u64>();
                 let bram = |depths: &[u64]| {
@@ -210,6 +213,7 @@ pub fn run(module: &Module, minimize: bool) -> Result<Summary, SimError> {
                     bits_after: fifo_bits(&m.depths),
                     bram18k_before: bram(&before),
                     bram18k_after: bram(&m.depths),
+                    unsearched: m.unsearched,
                 });
                 unbounded_peaks = Some(m.unbounded.channels.iter().map(|c| c.peak).collect::<Vec<_>>());
                 for (c, &d) in design.channels.iter_mut().zip(&m.depths) {
@@ -334,6 +338,9 @@ pub fn render(graph: &str, s: &Summary, model: Option<&crate::dse::Estimate>) ->
             m.bram18k_before,
             m.bram18k_after
         );
+        if m.unsearched > 0 {
+            let _ = writeln!(out, "FIFO minimisation stopped at its deadline: {} channels keep their starting depths", m.unsearched);
+        }
     }
     let _ = writeln!(out, "processes (finish, busy, input-starved, output-blocked; model cycles):");
     for p in &s.processes {
