@@ -194,6 +194,12 @@ pub struct Cli {
     #[arg(long = "no-gather-windows")]
     pub no_gather_windows: bool,
 
+    /// Add the terms of float sums in a balanced tree where the design unrolls
+    /// them, not in the model's order: fewer cycles, other rounding (--hls,
+    /// --dse, --simulate; the passes ming-mark-float-sums and ming-float-trees).
+    #[arg(long = "reassociate-float")]
+    pub reassociate_float: bool,
+
     /// The shape of a model input with symbolic dimensions, e.g. input=1x3x32x32
     /// (ONNX and TFLite input; repeat for several inputs; default: batch 1).
     #[arg(long = "input-shape", value_name = "NAME=SHAPE")]
@@ -401,6 +407,7 @@ fn dispatch(args: Vec<String>) -> Result<(), CliError> {
         || cli.no_fifo_minimize
         || cli.top.is_some()
         || cli.no_gather_windows
+        || cli.reassociate_float
         || dse_flag(&cli).is_some()
     {
         let request = hls_request(&cli, pass_flags)?;
@@ -425,6 +432,7 @@ fn flow_request(cli: &Cli, stop: crate::flow::Stop, dse: bool) -> Result<crate::
         import: import_options(cli),
         top: top(cli)?,
         gather_windows: !cli.no_gather_windows,
+        reassociate_float: cli.reassociate_float,
         target,
         dse: if dse { Some(settings) } else { None },
         minimize_fifos: !cli.no_fifo_minimize,
@@ -444,6 +452,8 @@ fn hls_request(cli: &Cli, pass_flags: bool) -> Result<crate::flow::Request, CliE
             "'--top' only applies with '--hls OUTDIR', '--dse' or '--simulate' (else: --convert-linalg-to-dfg=top=NAME)".into()
         } else if cli.no_gather_windows {
             "'--no-gather-windows' only applies with '--hls OUTDIR', '--dse' or '--simulate' (else: --convert-linalg-to-dfg=gather-windows=0)".into()
+        } else if cli.reassociate_float {
+            "'--reassociate-float' only applies with '--hls OUTDIR', '--dse' or '--simulate' (else: --ming-mark-float-sums, then --ming-float-trees after the DSE)".into()
         } else {
             "'--board', '--dsp', '--bram', '--uram' and '--clock-mhz' only apply with '--hls OUTDIR' or '--dse'".into()
         };

@@ -45,6 +45,8 @@ pub struct Request {
     pub top: Option<String>,
     /// Split convolutions into a window gather and a contraction (convert-linalg-to-dfg).
     pub gather_windows: bool,
+    /// Float sums may be added as trees (ming-mark-float-sums).
+    pub reassociate_float: bool,
     pub target: Target,
     /// How the DSE runs; None: `--no-dse` (the directives of the input stay).
     pub dse: Option<dse::Settings>,
@@ -190,6 +192,9 @@ fn flow_from(request: &Request, imported: &Imported) -> Result<(), FlowError> {
         }
     }
     let at_dfg = pipeline::level(&module) == Level::Dfg;
+    if at_dfg && request.reassociate_float {
+        pipeline::run(&context, &mut module, pipeline::MARK_FLOAT_SUMS)?;
+    }
     if !at_dfg && !matches!(request.stop, Stop::Hls { .. }) {
         return Err(FlowError::Stage(format!(
             "'{}' needs a module with a dfg.graph (or linalg to lower to one)",

@@ -37,10 +37,15 @@ pub fn valid_top(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "_.$-".contains(c))
 }
 
-/// Stage B: one emitHLS function per process plus the DATAFLOW top, its
+/// Between the stages, with --reassociate-float: the float sums of the
+/// processes may be added as trees (the DSE then times them so).
+pub const MARK_FLOAT_SUMS: &str = "builtin.module(ming-mark-float-sums)";
+
+/// Stage B: the marked float sums that the DSE left unrolled written as
+/// trees, then one emitHLS function per process plus the DATAFLOW top, its
 /// m_axi ports allowed to widen to `axi_bits` (the board's memory ports).
 pub fn dfg_to_emithls(axi_bits: u32) -> String {
-    format!("builtin.module(convert-dfg-to-emithls{{axi-bits={axi_bits}}})")
+    format!("builtin.module(ming-float-trees,convert-dfg-to-emithls{{axi-bits={axi_bits}}})")
 }
 
 /// The unit attribute that marks the emitHLS top function.

@@ -113,13 +113,16 @@ void Walker::walkBlock(Block &block, Counters &c) {
 }
 
 /// The term `loop` adds to its accumulator `k` through an associative,
-/// exact operation (`acc = acc op term`), if that is what it yields.
+/// exact operation (`acc = acc op term`), or a float add the loop allows to
+/// reassociate (ming.reassociate), if that is what it yields.
 static Value accumulatedTerm(scf::ForOp loop, unsigned k) {
   Value acc = loop.getRegionIterArgs()[k];
   Operation *def = loop.getBody()->getTerminator()->getOperand(k).getDefiningOp();
+  bool reassociable = isa_and_nonnull<arith::AddFOp>(def) && loop->hasAttr(directives::kReassociate);
   if (!def || def->getNumOperands() != 2 ||
-      !isa<arith::AddIOp, arith::OrIOp, arith::AndIOp, arith::XOrIOp, arith::MaxSIOp,
-           arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp, arith::MaximumFOp, arith::MinimumFOp>(def))
+      !(reassociable ||
+        isa<arith::AddIOp, arith::OrIOp, arith::AndIOp, arith::XOrIOp, arith::MaxSIOp, arith::MinSIOp,
+            arith::MaxUIOp, arith::MinUIOp, arith::MaximumFOp, arith::MinimumFOp>(def)))
     return {};
   if (def->getOperand(0) == acc)
     return def->getOperand(1);

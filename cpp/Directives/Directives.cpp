@@ -193,7 +193,7 @@ LogicalResult MingDialect::verifyOperationAttribute(Operation *op, NamedAttribut
     return error() << "belongs on " << where;
   };
 
-  if (name == kLoop || name == kLoopEstimate || name == kFlattened) {
+  if (name == kLoop || name == kLoopEstimate || name == kFlattened || name == kReassociate) {
     if (failed(on(isa<scf::ForOp>(op), "an scf.for")))
       return failure();
     if (name == kLoop)

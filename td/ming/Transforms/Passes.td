@@ -174,6 +174,38 @@ def PackInt8 : Pass<"ming-pack-int8", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
 
+def MarkFloatSums : Pass<"ming-mark-float-sums", "mlir::ModuleOp"> {
+  let summary = "Allow the float sums of the dfg processes to be added as trees";
+  let description = [{
+    Marks `ming.reassociate` on every loop of a float sum in a `dfg.process`:
+    a loop with one float `iter_args` value used only by `acc + term` (or to
+    start a nested loop that continues the sum and whose result it yields).
+    The cost model then times such a sum, where it runs unrolled inside a
+    pipeline, as a balanced tree of ceil(log2(n + 1)) adds instead of n in
+    series, and `ming-float-trees` writes it so after the DSE. Run by
+    `ming-opt --reassociate-float`: the order of float additions changes the
+    rounding, so the result is no longer the source order's bit for bit.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect"];
+}
+
+def FloatTrees : Pass<"ming-float-trees", "mlir::ModuleOp"> {
+  let summary = "Write the marked float sums unrolled in pipelines as balanced trees";
+  let description = [{
+    Every float sum marked `ming.reassociate` (ming-mark-float-sums) that runs
+    inside a pipelined loop, and so unrolled, with constant trip counts: its
+    terms are stored, in the loops' iteration order, into a register array
+    (`#ming.partition<complete = [1]>`) of n + 1 elements, its start value
+    last; then one loop per level s = 1, 2, 4, ... adds element i + s into
+    element i for every multiple i of 2s; element 0 is the sum. The adds
+    form the tree the cost model timed, in the C++ and so in its C
+    simulation, which computes what the hardware computes. Sums elsewhere
+    (a pipelined loop's own accumulation) keep their order.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def FoldConstants : Pass<"ming-fold-constants", "mlir::func::FuncOp"> {
   let summary = "Compute at compile time what the model computes from constants only";
   let description = [{

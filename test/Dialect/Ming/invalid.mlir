@@ -175,6 +175,25 @@ func.func @f() {
 
 // -----
 
+func.func @f() {
+  // expected-error@+1 {{'memref.alloca' op 'ming.reassociate' belongs on an scf.for}}
+  %buf = memref.alloca() {ming.reassociate} : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'scf.for' op 'ming.reassociate' must be a unit attribute, got true}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {ming.reassociate = true}
+  return
+}
+
+// -----
+
 // The names of an earlier vocabulary are refused by name, not dropped.
 func.func @f(%n: index) {
   %c0 = arith.constant 0 : index

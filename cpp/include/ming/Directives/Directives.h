@@ -11,6 +11,7 @@
 //                                                        its inner loops)
 //   ming.flattened        unit                           scf.for Vitis flattens
 //   ming.carried_distance integer >= 1                   scf.for (read-modify-write)
+//   ming.reassociate      unit                           scf.for (a float sum)
 //   ming.partition        #ming.partition<...>           memref.alloca/get_global
 //   ming.estimate         #ming.estimate<...>            dfg.process
 //   ming.design           #ming.design<...>              dfg.graph
@@ -48,6 +49,10 @@ inline constexpr llvm::StringLiteral kFlattened = "ming.flattened";
 /// through memory over that distance; the C++ states it to Vitis
 /// (DEPENDENCE), whose own analysis cannot see it through a modulo.
 inline constexpr llvm::StringLiteral kCarriedDistance = "ming.carried_distance";
+/// On the loops of a float sum (ming-mark-float-sums): its terms may be
+/// added in any order. The cost model times it as a balanced tree where it
+/// runs unrolled, and ming-float-trees writes it as that tree.
+inline constexpr llvm::StringLiteral kReassociate = "ming.reassociate";
 inline constexpr llvm::StringLiteral kPartition = "ming.partition";
 /// A unit attribute on a memref.alloca: the buffer is bound to UltraRAM (the
 /// DSE's choice; convert-dfg-to-emithls writes BIND_STORAGE impl=uram).
