@@ -23,6 +23,8 @@ report's clock, DSP, BRAM18K and URAM, and:
   the DSP-budget ratio it caps (`chain_floor`, below);
 - compile and ILP seconds, and the DSE's status (`optimal` or the gap left at
   the time limit).
+Models with float sums (f32, hybrid) get a second row, `+trees`, compiled
+with --reassociate-float (their sums added as balanced trees).
 A model that does not fit shows ming's refusal in the status column.
 int8 torchvision variants are made here with onnxruntime's quantize_static
 (QDQ, per channel, QInt8, 4 random calibration batches) and cached in --out.
@@ -201,7 +203,7 @@ def models(models_dir, out_dir):
     return rows
 
 
-def run_row(ming_opt, path, board, out, timeout):
+def run_row(ming_opt, path, board, out, timeout, extra=()):
     if isinstance(path, tuple):
         src, path = path
         if not os.path.exists(path):
@@ -209,7 +211,7 @@ def run_row(ming_opt, path, board, out, timeout):
                 quantize(src, path)
             except Exception as e:  # noqa: BLE001 - the row says why
                 return {"status": f"quantize_static failed: {e}", "seconds": 0.0}
-    cmd = [ming_opt, path, "--hls", out, "--board", board]
+    cmd = [ming_opt, path, "--hls", out, "--board", board, *extra]
     start = time.time()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -263,11 +265,18 @@ def main():
     print("| model | board | status | cycles (model / sim) | latency | DSP | BRAM18K | URAM | DSP-budget ratio | "
           "transfer bound | chain floor (ratio cap) | compile s | ILP s |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    rows = []
     for name, path, precision, macs, task in models(a.models, a.out):
+        rows.append((name, path, precision, macs, ()))
+        # Models with float sums again with them added as trees.
+        if precision != "int8":
+            rows.append((name + " +trees", path, precision, macs, ("--reassociate-float",)))
+    for name, path, precision, macs, extra in rows:
         if a.only and a.only not in name:
             continue
         for board in a.boards.split(","):
-            r = run_row(a.ming_opt, path, board, os.path.join(a.out, f"{name}-{board}"), a.timeout)
+            out = os.path.join(a.out, f"{name.replace(' +', '-')}-{board}")
+            r = run_row(a.ming_opt, path, board, out, a.timeout, extra)
             r.update(model=name, board=board, precision=precision, macs=macs)
             cycles = r.get("cycles")
             ratio = floor = cap = None
