@@ -51,6 +51,7 @@ void Walker::walkBlock(Block &block, Counters &c) {
       if (pull.getLane())
         a = std::max(a, arr(pull.getLane()) + fifo);
       define(pull.getValue(), a, -1);
+      known[pull.getValue()] = kUnknownInt; // data: what is computed from it is too
       continue;
     }
     if (auto push = dyn_cast<dfg::PushOp>(op)) {
@@ -62,6 +63,7 @@ void Walker::walkBlock(Block &block, Counters &c) {
       continue;
     }
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      known[load.getResult()] = kUnknownInt;
       access(&op, load.getMemRef(), load.getIndices(), true, c);
       continue;
     }
