@@ -337,7 +337,7 @@ private:
   const CostOptions &options;
   bool autoPartition = false;
   WalkCache *cache;
-  WalkCache ownCache; // `cache` when none is given
+  llvm::DenseMap<Operation *, OpCost> opCosts; // opCost's, when no cache is given
   ProcessCost result;
   llvm::DenseMap<Operation *, unsigned> loopIds;
   llvm::DenseMap<Operation *, ResolvedLoop> resolved;

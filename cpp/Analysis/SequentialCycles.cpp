@@ -35,7 +35,7 @@ double ProcessModel::ifProbability(scf::IfOp op) {
 }
 
 const OpCost &ProcessModel::opCost(Operation *op) {
-  auto &costs = (cache ? cache : &ownCache)->opCosts;
+  auto &costs = cache ? cache->opCosts : opCosts;
   auto it = costs.find(op);
   if (it == costs.end())
     it = costs.try_emplace(op, operationCost(op, *options.target)).first;

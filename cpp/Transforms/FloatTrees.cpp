@@ -20,10 +20,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Builders.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
-#include "llvm/Support/MathExtras.h"
+
+#include <functional>
 
 namespace ming {
 #define GEN_PASS_DEF_MARKFLOATSUMS
@@ -172,9 +173,7 @@ LogicalResult expand(SmallVector<scf::ForOp> nest) {
     Value j = arith::AddIOp::create(b, loc, i, index(s));
     Value lhs = memref::LoadOp::create(b, loc, leaves, ValueRange{i});
     Value rhs = memref::LoadOp::create(b, loc, leaves, ValueRange{j});
-    auto sum = arith::AddFOp::create(b, loc, lhs, rhs);
-    if (leafAdd)
-      sum.setFastmathAttr(leafAdd.getFastmathAttr());
+    auto sum = arith::AddFOp::create(b, loc, lhs, rhs, leafAdd.getFastmathAttr());
     memref::StoreOp::create(b, loc, sum, leaves, ValueRange{i});
   }
   Value result = memref::LoadOp::create(b, loc, leaves, ValueRange{index(0)});
