@@ -99,12 +99,14 @@ def onnx_macs(path):
 
 @functools.lru_cache(maxsize=None)
 def full_reductions(path):
-    """The graph as (inputs, outputs, W) per operator, in topological order: W is
-    the multiply-accumulates one output pixel of the operator costs when every
-    output reads its whole input pixel or window (convolutions of one group,
-    Gemm, MatMul, TFLite's CONV_2D and FULLY_CONNECTED), else 0 (depthwise and
-    grouped convolutions read one channel or group of it; everything else).
-    Read once per model, for every board's row."""
+    """The graph as (inputs, outputs, W, dense) per operator, in topological
+    order: W is the multiply-accumulates one output pixel of the operator
+    costs when every output reads its whole input pixel or window
+    (convolutions of one group, Gemm, MatMul, TFLite's CONV_2D and
+    FULLY_CONNECTED), else 0 (depthwise and grouped convolutions read one
+    channel or group of it; everything else); `dense` says whether it is a
+    dense layer (Gemm, MatMul, FULLY_CONNECTED). Read once per model, for
+    every board's row."""
     ops = []
     if path.endswith(".tflite"):
         import tensorflow as tf
@@ -116,7 +118,8 @@ def full_reductions(path):
                 w = 1
                 for d in shape[op["inputs"][1]]:
                     w *= d
-            ops.append(([i for i in op["inputs"] if i >= 0], list(op["outputs"]), w))
+            ops.append(([i for i in op["inputs"] if i >= 0], list(op["outputs"]), w,
+                        op["op_name"] == "FULLY_CONNECTED"))
         return ops
     import onnx
     from onnx import shape_inference
@@ -132,30 +135,46 @@ def full_reductions(path):
                 w = 1
                 for d in dims:
                     w *= d
-        ops.append((list(n.input), list(n.output), w))
+        ops.append((list(n.input), list(n.output), w, n.op_type in ("Gemm", "MatMul")))
     return ops
 
 
-def chain_floor(path, dsp, macs_per_dsp, input_beats):
+def chain_floor(path, dsp, macs_per_dsp, input_beats, float_sums):
     """A floor on the latency of any design ming builds for the model, in cycles.
-    A process computes an output pixel in one pipeline iteration, after that
-    iteration has pulled the pixel's window (docs/cost-model.md): so after the
-    last element of its input arrives, a full-reduction layer still owes its
-    last output pixel, W MACs, at most macs_per_dsp x d per cycle on its d DSPs,
-    and its consumer cannot finish before it. Along any path of the graph the
-    latency is then at least the input transfer plus sum W_i / (m d_i), and with
-    sum d_i <= the board's DSPs that sum is least, by Cauchy-Schwarz, at
-    (sum sqrt W_i)^2 / (m D). The heaviest path in sum sqrt W gives the floor.
-    Only a structure that starts an output before its last input (input-channel
-    outer loops) or DSPs shared across layers could go under it."""
+    A loop-nest process computes an output pixel in one pipeline iteration,
+    after that iteration has pulled the pixel's window (docs/cost-model.md):
+    so after the last element of its input arrives, a full-reduction layer
+    still owes its last output pixel, W MACs, at most macs_per_dsp x d per
+    cycle on its d DSPs, and its consumer cannot finish before it. Along any
+    path of the graph the latency is then at least the input transfer plus
+    sum W_i / (m d_i), and with sum d_i <= the board's DSPs that sum is least,
+    by Cauchy-Schwarz, at (sum sqrt W_i)^2 / (m D). The heaviest path in
+    sum sqrt W gives the floor.
+    A float dense layer behind a loop nest may be an outer product, which
+    takes each input as it comes and owes next to nothing after the last:
+    the pair then ends no earlier than max(W_a / (m d_a), W_b / (m d_b)),
+    least at (W_a + W_b) / (m (d_a + d_b)), so the pair counts as one layer
+    of W_a + W_b. Every such pair is counted so (whether or not ming makes
+    that layer an outer product), and the layer after it starts a new group,
+    as an outer product's outputs come at its end. Only DSPs shared across
+    layers could go under this floor."""
     import math
+    # Per tensor: (sum of sqrt W over the closed groups, W of the open
+    # group, whether a dense layer may still join the open group).
     reach = {}
     heaviest = 0.0
-    for ins, outs, w in full_reductions(path):
-        here = max((reach.get(i, 0.0) for i in ins), default=0.0) + math.sqrt(w)
+    for ins, outs, w, dense in full_reductions(path):
+        closed, open_w, joinable = max((reach.get(i, (0.0, 0.0, False)) for i in ins),
+                                       key=lambda r: r[0] + math.sqrt(r[1]), default=(0.0, 0.0, False))
+        if w and dense and float_sums and joinable:
+            here = (closed + math.sqrt(open_w + w), 0.0, False)
+        elif w:
+            here = (closed + math.sqrt(open_w), float(w), True)
+        else:
+            here = (closed, open_w, joinable)
         for o in outs:
             reach[o] = here
-        heaviest = max(heaviest, here)
+        heaviest = max(heaviest, here[0] + math.sqrt(here[1]))
     return input_beats + heaviest * heaviest / (macs_per_dsp * dsp)
 
 
@@ -283,7 +302,8 @@ def main():
             per_dsp = 2.0 if precision == "int8" else 0.2
             if cycles and macs:
                 ratio = macs / (BOARD_DSP[board] * per_dsp) / cycles
-                floor = chain_floor(r["model_path"], BOARD_DSP[board], per_dsp, r["input_beats"])
+                floor = chain_floor(r["model_path"], BOARD_DSP[board], per_dsp, r["input_beats"],
+                                    precision != "int8")
                 cap = min(1.0, macs / (BOARD_DSP[board] * per_dsp) / floor)
             r["dsp_budget_ratio"] = ratio
             r["chain_floor_cycles"] = floor

@@ -262,10 +262,17 @@ SmallVector<Value> ming::directives::carriedBuffers(Operation *loop) {
   SmallVector<Value> both;
   if (!loop->hasAttr(kCarriedDistance))
     return both;
-  llvm::DenseSet<Value> loaded;
+  llvm::DenseSet<Value> loaded, computed;
   loop->walk([&](memref::LoadOp load) { loaded.insert(load.getMemRef()); });
+  // A buffer that only takes pulled values (the next input in a register
+  // pair) carries nothing from its loads to its stores.
   loop->walk([&](memref::StoreOp store) {
-    if (loaded.contains(store.getMemRef()) && !llvm::is_contained(both, store.getMemRef()))
+    if (!store.getValueToStore().getDefiningOp<dfg::PullOp>())
+      computed.insert(store.getMemRef());
+  });
+  loop->walk([&](memref::StoreOp store) {
+    if (loaded.contains(store.getMemRef()) && computed.contains(store.getMemRef()) &&
+        !llvm::is_contained(both, store.getMemRef()))
       both.push_back(store.getMemRef());
   });
   return both;

@@ -107,6 +107,23 @@ mlir::LogicalResult buildAccumulation(mlir::OpBuilder &b, mlir::Location loc,
                                       const Operand &init, mlir::Value out, const Order &outOrder,
                                       const Tables &tables);
 
+/// Whether `op` is a single-row float dense layer (one streamed input, every
+/// parallel dim it indexes of one iteration) whose input arrives in
+/// `arriving` with its reduced axes in the op's order, so that
+/// buildOuterProduct computes the result the op defines, bit for bit.
+bool outerProduct(mlir::linalg::GenericOp op, const KernelInfo &info,
+                  llvm::ArrayRef<Operand> inputs, const Operand &init, const Order &arriving);
+
+/// A single-row float dense layer as outer products (OuterProduct.cpp): one
+/// accumulator per output, set from the init; each input element, as it
+/// arrives, updates every output; the outputs are pushed in `outOrder` after
+/// the last one.
+mlir::LogicalResult buildOuterProduct(mlir::OpBuilder &b, mlir::Location loc,
+                                      mlir::linalg::GenericOp op, const KernelInfo &info,
+                                      llvm::ArrayRef<Operand> inputs, const Operand &init,
+                                      mlir::Value out, const Order &outOrder,
+                                      const Tables &tables);
+
 /// The stream order a loop nest in `outOrder` needs for an input read
 /// through `map` (dims in order of their loop's position; constants first).
 mlir::FailureOr<Order> loopNestInputOrder(mlir::linalg::GenericOp op, mlir::AffineMap map,

@@ -77,6 +77,10 @@ private:
   dfg::GraphOp graph;
   DenseMap<Value, Source> sources;
   DenseMap<Value, Order> required;
+  /// Streamed tensors whose producer spreads its outputs over its run (a
+  /// window, a loop-nest reduction, maps and reshapes of one), not all at
+  /// its end: a dense layer reading one overlaps it (outerProduct).
+  llvm::DenseSet<Value> progressive;
   DenseMap<Operation *, memref::GlobalOp> globals;
   /// Pads some reader does not window: a process of their own.
   llvm::SmallPtrSet<Operation *, 4> padProcesses;

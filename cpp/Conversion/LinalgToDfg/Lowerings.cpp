@@ -190,6 +190,16 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
     for (const Operand &operand : inputs)
       if (operand.role == Role::Stream && sources.count(operand.source))
         accumulating = accumulates(op, info, inputs, init, sources[operand.source].order, outOrder);
+  // A single-row dense layer behind a producer that spreads its outputs
+  // over its run takes each input element as it comes (OuterProduct.cpp),
+  // so the two overlap; behind one whose outputs come at once it stays a
+  // loop nest, which spreads its own outputs for the layer after it.
+  bool outer = false;
+  if (!window && !accumulating)
+    for (const Operand &operand : inputs)
+      if (operand.role == Role::Stream && sources.count(operand.source) &&
+          progressive.contains(operand.source))
+        outer = outerProduct(op, info, inputs, init, sources[operand.source].order);
 
   // Ports: every streamed operand (inputs, then the init), then the output.
   SmallVector<Type> ports;
@@ -197,7 +207,7 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
   auto addStream = [&](Operand &operand, AffineMap map, bool isWindowed) -> LogicalResult {
     FailureOr<Order> want = isWindowed   ? windowInputOrder(op, info)
                             : window     ? windowSideInputOrder(op, info, map)
-                            : accumulating ? FailureOr<Order>(sources[operand.source].order)
+                            : accumulating || outer ? FailureOr<Order>(sources[operand.source].order)
                                          : loopNestInputOrder(op, map, outOrder);
     if (failed(want))
       return op.emitError("convert-linalg-to-dfg: cannot stream an operand read at ")
@@ -240,6 +250,7 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
     LogicalResult built =
         window         ? buildWindow(b, loc, op, info, inputs, init, out, *tables)
         : accumulating ? buildAccumulation(b, loc, op, inputs, init, out, outOrder, *tables)
+        : outer        ? buildOuterProduct(b, loc, op, info, inputs, init, out, outOrder, *tables)
                        : buildLoopNest(b, loc, op, info, inputs, init, out, outOrder, *tables);
     if (failed(built))
       return failure();
@@ -252,8 +263,17 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
       inputNumel = std::max(inputNumel,
                             cast<RankedTensorType>(operand.source.getType()).getNumElements());
   // An accumulation says nothing before its whole input has passed.
-  setLookahead(proc, accumulating ? inputNumel : lookaheadElements(op, info, inputs, outOrder),
+  setLookahead(proc,
+               accumulating || outer ? inputNumel : lookaheadElements(op, info, inputs, outOrder),
                inputNumel);
+  // Which results come out over the producer's run rather than at its end.
+  if (window || (info.kind == KernelClass::RegularReduction && !accumulating && !outer &&
+                 resultType.getNumElements() > 1) ||
+      (info.kind == KernelClass::PureParallel &&
+       llvm::any_of(inputs, [&](const Operand &operand) {
+         return operand.role == Role::Stream && progressive.contains(operand.source);
+       })))
+    progressive.insert(result);
   if (window) {
     // A window over folded padding pulls under conditions: per loop iteration
     // its accesses vary, and only the totals bound its ports' lanes.
@@ -289,6 +309,8 @@ LogicalResult GraphBuilder::lowerAlias(Operation *op, Value src, Value result) {
       return failure();
     Order carried = reshapeOrder(type.getShape(), resultType.getShape(), taken->second, *map);
     distribute(result, taken->first, carried, op->getLoc());
+    if (progressive.contains(src))
+      progressive.insert(result);
     return success();
   }
   // Any other reshape splits dims (expand) or merges them (collapse): the
@@ -319,6 +341,8 @@ LogicalResult GraphBuilder::lowerAlias(Operation *op, Value src, Value result) {
     return op->emitError("convert-linalg-to-dfg: internal error: no stream order for this "
                          "reshape");
   distribute(result, taken->first, *carried, op->getLoc());
+  if (progressive.contains(src))
+    progressive.insert(result);
   return success();
 }
 
