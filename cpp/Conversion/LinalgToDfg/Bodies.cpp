@@ -528,38 +528,53 @@ LogicalResult buildLoopNest(OpBuilder &b, Location loc, linalg::GenericOp op,
   return success();
 }
 
+void setIvs(MutableArrayRef<Value> ivs, AffineMap map, ArrayRef<Value> idx) {
+  for (auto [pos, expr] : llvm::enumerate(map.getResults()))
+    if (auto d = dyn_cast<AffineDimExpr>(expr))
+      ivs[d.getPosition()] = idx[pos];
+}
+
+Value startAccumulators(Emitter &e, linalg::GenericOp op, const Operand &init,
+                        const Order &outOrder) {
+  AffineMap outMap = op.getIndexingMapsArray().back();
+  auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+  SmallVector<Value> ivs(op.getNumLoops(), e.idx(0));
+  Value acc = e.buffer(resultType.getShape(), resultType.getElementType());
+  flatNest(e, permuteShape(resultType.getShape(), outOrder), [&](ArrayRef<Value> flat) {
+    SmallVector<Value> idx = unpermute(flat, outOrder);
+    setIvs(ivs, outMap, idx);
+    Value start = readOperand(e, init, outMap, ivs, Value());
+    if (!start)
+      start = e.constant(zeroOf(resultType.getElementType()));
+    memref::StoreOp::create(e.b, e.loc, start, acc, idx);
+  });
+  return acc;
+}
+
+void pushAccumulators(Emitter &e, Value acc, const Order &outOrder, Value out) {
+  flatNest(e, permuteShape(cast<MemRefType>(acc.getType()).getShape(), outOrder),
+           [&](ArrayRef<Value> flat) {
+             e.push(memref::LoadOp::create(e.b, e.loc, acc, unpermute(flat, outOrder)), out);
+           });
+}
+
 LogicalResult buildAccumulation(OpBuilder &b, Location loc, linalg::GenericOp op,
                                 ArrayRef<Operand> inputs, const Operand &init, Value out,
                                 const Order &outOrder, const Tables &tables) {
   Emitter e{b, loc, &tables};
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   AffineMap outMap = maps.back();
-  auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
   // Loops the input does not index run once (the checks of `accumulates`).
   Value zero = e.idx(0);
   SmallVector<Value> ivs(op.getNumLoops(), zero);
-  // The loop ivs that read element `idx` (in tensor order) through `map`.
-  auto at = [&](AffineMap map, ArrayRef<Value> idx) {
-    for (auto [pos, expr] : llvm::enumerate(map.getResults()))
-      if (auto d = dyn_cast<AffineDimExpr>(expr))
-        ivs[d.getPosition()] = idx[pos];
-  };
-  Value acc = e.buffer(resultType.getShape(), resultType.getElementType());
-  flatNest(e, permuteShape(resultType.getShape(), outOrder), [&](ArrayRef<Value> flat) {
-    SmallVector<Value> idx = unpermute(flat, outOrder);
-    at(outMap, idx);
-    Value start = readOperand(e, init, outMap, ivs, Value());
-    if (!start)
-      start = e.constant(zeroOf(resultType.getElementType()));
-    memref::StoreOp::create(b, loc, start, acc, idx);
-  });
+  Value acc = startAccumulators(e, op, init, outOrder);
   unsigned streamed = llvm::find_if(inputs, [](const Operand &o) { return o.role == Role::Stream; }) -
                       inputs.begin();
   const Operand &in = inputs[streamed];
   auto inType = cast<RankedTensorType>(in.source.getType());
   ivs.assign(op.getNumLoops(), zero);
   scf::ForOp loop = flatNest(e, permuteShape(inType.getShape(), in.order), [&](ArrayRef<Value> flat) {
-    at(maps[streamed], unpermute(flat, in.order));
+    setIvs(ivs, maps[streamed], unpermute(flat, in.order));
     SmallVector<Value> args;
     for (auto [k, operand] : llvm::enumerate(inputs))
       args.push_back(k == streamed ? e.pull(operand.port)
@@ -580,9 +595,7 @@ LogicalResult buildAccumulation(OpBuilder &b, Location loc, linalg::GenericOp op
     }
     loop->setAttr(directives::kCarriedDistance, b.getI64IntegerAttr(distance));
   }
-  flatNest(e, permuteShape(resultType.getShape(), outOrder), [&](ArrayRef<Value> flat) {
-    e.push(memref::LoadOp::create(b, loc, acc, unpermute(flat, outOrder)), out);
-  });
+  pushAccumulators(e, acc, outOrder, out);
   return success();
 }
 

@@ -171,6 +171,14 @@ FailureOr<SmallVector<unsigned>> plainDims(AffineMap map);
 /// in `order`, outermost first.
 SmallVector<unsigned> reducedAxes(AffineMap inMap, AffineMap outMap, ArrayRef<int64_t> shape,
                                   const Order &order);
+/// Sets the loop ivs that read element `idx` (in tensor order) through `map`.
+void setIvs(MutableArrayRef<Value> ivs, AffineMap map, ArrayRef<Value> idx);
+/// One accumulator per output element of `op`, a buffer of the result's
+/// shape set from the init (zero without one), in `outOrder`.
+Value startAccumulators(Emitter &e, linalg::GenericOp op, const Operand &init,
+                        const Order &outOrder);
+/// Pushes every accumulator of `acc` on `out`, in `outOrder`.
+void pushAccumulators(Emitter &e, Value acc, const Order &outOrder, Value out);
 /// Value of a non-streamed operand (or a fully buffered stream) at `ivs`.
 Value readOperand(Emitter &e, const Operand &operand, AffineMap map, ArrayRef<Value> ivs,
                   Value buffer);

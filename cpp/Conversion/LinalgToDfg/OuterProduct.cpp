@@ -109,26 +109,10 @@ LogicalResult buildOuterProduct(OpBuilder &b, Location loc, linalg::GenericOp op
     return op.emitError("convert-linalg-to-dfg: internal error: not a single-row dense layer");
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   AffineMap outMap = maps.back();
-  auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
-  Type elem = resultType.getElementType();
   Value zero = e.idx(0);
   SmallVector<Value> ivs(op.getNumLoops(), zero);
-  auto at = [&](AffineMap map, ArrayRef<Value> idx) {
-    for (auto [pos, expr] : llvm::enumerate(map.getResults()))
-      if (auto d = dyn_cast<AffineDimExpr>(expr))
-        ivs[d.getPosition()] = idx[pos];
-  };
-
   // The accumulators start from the init (a bias, or zero).
-  Value acc = e.buffer(resultType.getShape(), elem);
-  flatNest(e, permuteShape(resultType.getShape(), outOrder), [&](ArrayRef<Value> flat) {
-    SmallVector<Value> idx = unpermute(flat, outOrder);
-    at(outMap, idx);
-    Value start = readOperand(e, init, outMap, ivs, Value());
-    if (!start)
-      start = e.constant(zeroOf(elem));
-    memref::StoreOp::create(b, loc, start, acc, idx);
-  });
+  Value acc = startAccumulators(e, op, init, outOrder);
 
   // Rows: the input's elements in the order they arrive; columns: the
   // outputs each updates. The next element is pulled into the other half of
@@ -158,7 +142,7 @@ LogicalResult buildOuterProduct(OpBuilder &b, Location loc, linalg::GenericOp op
         memref::StoreOp::create(b, loc, e.pull(in.port), xs, ValueRange{next});
       }
       ivs.assign(op.getNumLoops(), zero);
-      at(maps[streamed], unpermute(unflatten(e, m, rowSizes), in.order));
+      setIvs(ivs, maps[streamed], unpermute(unflatten(e, m, rowSizes), in.order));
       for (auto [d, iv] : llvm::zip(*columns, unflatten(e, j, colTrips)))
         ivs[d] = iv;
       SmallVector<Value> args;
@@ -176,9 +160,7 @@ LogicalResult buildOuterProduct(OpBuilder &b, Location loc, linalg::GenericOp op
   });
   outer->setAttr(directives::kCarriedDistance, b.getI64IntegerAttr(1));
 
-  flatNest(e, permuteShape(resultType.getShape(), outOrder), [&](ArrayRef<Value> flat) {
-    e.push(memref::LoadOp::create(b, loc, acc, unpermute(flat, outOrder)), out);
-  });
+  pushAccumulators(e, acc, outOrder, out);
   return success();
 }
 
