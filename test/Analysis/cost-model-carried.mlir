@@ -34,6 +34,14 @@
 // Without the directive nothing says an element comes back: II 1.
 // CHECK: remark: L0: trip=64 unroll=1 pipelined ii=1 (request)
 // CHECK: remark: process @unmarked:
+// ===== 5. An outer product ================================================
+// Its register pair takes only pulled values: nothing carried from its
+// loads, so the path is the accumulator's, read 1 + addf 4 + store 1 = 6
+// over 4 iterations (II 2), not the pair's read, mulf and addf (9: II 3).
+// The nest is perfect: one pipeline of 32 slots.
+// CHECK: remark: L0: trip=8 unroll=1 flattened iters=32 ii=2
+// CHECK: remark: L1: trip=4 unroll=1 pipelined ii=2 (recurrence)
+// CHECK: remark: process @outer:
 module {
   dfg.process @near(%in: !dfg.in<f32>, %out: !dfg.out<f32>) {
     %c0 = arith.constant 0 : index
@@ -102,6 +110,41 @@ module {
       %new = arith.addf %old, %x : f32
       memref.store %new, %acc[%s] : memref<4xf32>
     } {ming.loop = #ming.loop<ii = 1>}
+    scf.for %i = %c0 to %c4 step %c1 {
+      %v = memref.load %acc[%i] : memref<4xf32>
+      dfg.push %v, %out : !dfg.out<f32>
+    } {ming.loop = #ming.loop<ii = 1>}
+  }
+  dfg.process @outer(%in: !dfg.in<f32>, %out: !dfg.out<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %c7 = arith.constant 7 : index
+    %acc = memref.alloca() : memref<4xf32>
+    %pair = memref.alloca() : memref<2xf32>
+    %x0 = dfg.pull %in : !dfg.in<f32>
+    memref.store %x0, %pair[%c0] : memref<2xf32>
+    scf.for %m = %c0 to %c8 step %c1 {
+      scf.for %j = %c0 to %c4 step %c1 {
+        %slot = arith.remui %m, %c2 : index
+        %m1 = arith.addi %m, %c1 : index
+        %next = arith.remui %m1, %c2 : index
+        %first = arith.cmpi eq, %j, %c0 : index
+        %more = arith.cmpi ult, %m, %c7 : index
+        %pull = arith.andi %first, %more : i1
+        scf.if %pull {
+          %x = dfg.pull %in : !dfg.in<f32>
+          memref.store %x, %pair[%next] : memref<2xf32>
+        }
+        %xv = memref.load %pair[%slot] : memref<2xf32>
+        %old = memref.load %acc[%j] : memref<4xf32>
+        %t = arith.mulf %xv, %xv : f32
+        %new = arith.addf %old, %t : f32
+        memref.store %new, %acc[%j] : memref<4xf32>
+      } {ming.carried_distance = 4 : i64, ming.loop = #ming.loop<ii = 1>}
+    }
     scf.for %i = %c0 to %c4 step %c1 {
       %v = memref.load %acc[%i] : memref<4xf32>
       dfg.push %v, %out : !dfg.out<f32>
