@@ -190,7 +190,7 @@ LogicalResult GraphBuilder::lowerGeneric(linalg::GenericOp op) {
     for (const Operand &operand : inputs)
       if (operand.role == Role::Stream && sources.count(operand.source))
         accumulating = accumulates(op, info, inputs, init, sources[operand.source].order, outOrder);
-  // A single-row dense layer behind a producer that spreads its outputs
+  // A single-row float dense layer behind a producer that spreads its outputs
   // over its run takes each input element as it comes (OuterProduct.cpp),
   // so the two overlap; behind one whose outputs come at once it stays a
   // loop nest, which spreads its own outputs for the layer after it.
