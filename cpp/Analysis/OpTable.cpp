@@ -104,6 +104,23 @@ OpCost operationCost(Operation *op, const Target &target) {
       .Case<arith::DivFOp>([&](auto) { flt("divf", type); })
       .Case<math::SqrtOp>([&](auto) { flt("sqrtf", type); })
       .Case<math::ExpOp>([&](auto) { flt("expf", type); })
+      .Case<math::ErfOp>([&](auto) { flt("erff", type); })
+      .Case<math::Log1pOp>([&](auto) { flt("log1pf", type); })
+      .Case<math::FPowIOp>([&](math::FPowIOp pow) {
+        // A constant power of 0 to 8 is emitted as its products (a chain).
+        APInt k;
+        if (!matchPattern(pow.getRhs(), m_ConstantInt(&k)) || k.getSExtValue() < 0 || k.getSExtValue() > 8) {
+          c.kind = "math.fpowi";
+          c.latency = 1;
+          c.known = false;
+          return;
+        }
+        int64_t products = std::max<int64_t>(0, k.getSExtValue() - 1);
+        flt("mulf", type);
+        c.kind = "fpowi " + std::to_string(k.getSExtValue()) + " " + floatName(type);
+        c.dsp *= products;
+        c.latency *= products;
+      })
       .Case<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp>(
           [&](auto) { flt("maxf", type); })
       .Case<arith::CmpFOp>([&](auto) { flt("cmpf", operandType); })

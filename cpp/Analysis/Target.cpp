@@ -21,6 +21,12 @@ const Target &Target::builtin() {
     op("divf", {0, 6}, {0, 10}, {0, 22});
     op("sqrtf", {0, 6}, {0, 10}, {0, 22});
     op("expf", {4, 6}, {7, 10}, {26, 20});
+    // The C library's rational approximations (erf: two of degree 6-7 and an
+    // exp; log1p: a degree-7 polynomial and a division), every multiply and
+    // add its own core as a pipeline at II 1 has them: estimates, on the
+    // side of more, no synthesis report behind them.
+    op("erff", {24, 24}, {48, 40}, {160, 60});
+    op("log1pf", {12, 20}, {24, 30}, {80, 50});
     op("maxf", {0, 1}, {0, 1}, {0, 1});
     op("cmpf", {0, 1}, {0, 1}, {0, 1});
     op("negf", {0, 0}, {0, 0}, {0, 0});

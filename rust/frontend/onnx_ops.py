@@ -19,14 +19,13 @@ COMPUTE = {
     "Reciprocal", "DepthToSpace", "SpaceToDepth",
     "QuantizeLinear", "DequantizeLinear",
 }
-# Activations with no float C++ of their own (erf, log1p) that are
-# compiled only quantised: between a DequantizeLinear and QuantizeLinear,
-# `ming-quantize-integer` evaluates them at compile time into a 256-entry
-# table.
-TABLE_ONLY = {"Softplus", "Gelu", "Erf", "Mish"}
-# tf2onnx leaves TFLite's GELU as TFL_GELU; prepare_onnx writes its formula,
-# which is a table only when quantised, as Gelu's is.
-TABLE_ONLY_TFLITE = {"TFL_GELU"}
+# Activations built on erf and log1p (std::erf, std::log1p in the C++);
+# between a DequantizeLinear and QuantizeLinear, `ming-quantize-integer`
+# evaluates them, as every elementwise activation, into a 256-entry table.
+COMPUTE |= {"Softplus", "Gelu", "Erf", "Mish"}
+# tf2onnx leaves TFLite's GELU as TFL_GELU; prepare_onnx writes its formula
+# in ONNX operators.
+TFLITE_REWRITTEN = {"TFL_GELU"}
 # Reshapes and renames of the stream, and arithmetic on shapes and constants
 # that the importer folds away (PyTorch's Shape-Gather-Concat-Reshape flatten).
 STRUCTURE = {
@@ -50,15 +49,8 @@ def check_operators(model):
     """Refuses a model with an operator outside the list (exit status 1)."""
     graph = model.graph
     known = _constant_producers(graph)
-    producer, consumers = links(graph)
+    _, consumers = links(graph)
     outputs = {v.name for v in graph.output}
-
-    def quantised(node):
-        src = producer.get(node.input[0]) if node.input else None
-        users = [u for o in node.output for u in consumers.get(o, [])]
-        return (src is not None and src.op_type == "DequantizeLinear" and users
-                and all(u.op_type == "QuantizeLinear" for u in users)
-                and not any(o in outputs for o in node.output))
 
     outside = {}
     for node in graph.node:
@@ -69,15 +61,13 @@ def check_operators(model):
         # gather of streamed data reads it at computed addresses.
         if not domain and node.op_type == "Gather":
             ok = bool(node.input) and node.input[0] in known
-        if not domain and node.op_type in TABLE_ONLY | TABLE_ONLY_TFLITE:
-            ok = quantised(node)
+        if not domain and node.op_type in TFLITE_REWRITTEN:
+            ok = True
         # MaxPool's Indices: the importer reads the input at computed addresses.
         if not domain and node.op_type == "MaxPool" and len(node.output) > 1 and node.output[1] \
                 and (node.output[1] in outputs or consumers.get(node.output[1])):
             ok, op = False, "MaxPool with its Indices output read"
-        if not ok and node.op_type in TABLE_ONLY_TFLITE:
-            op = f"{op} (TFLite's {node.op_type[4:]} on float values: ming compiles it in int8 models only, as a table)"
-        elif not ok and node.op_type.startswith("TFL_"):
+        if not ok and node.op_type.startswith("TFL_"):
             op = f"{op} (TFLite's {node.op_type[4:]}, which tf2onnx leaves unconverted)"
         if not ok:
             outside.setdefault(op, []).append(node.name or "?")
@@ -88,7 +78,5 @@ def check_operators(model):
         + ", ".join(f"'{n}'" for n in nodes[:3]) + (f" and {len(nodes) - 3} more" if len(nodes) > 3 else "")
         + ")" for op, nodes in sorted(outside.items()))
     supported = ", ".join(sorted(COMPUTE | STRUCTURE | {"Gather"}))
-    tables = ", ".join(sorted(TABLE_ONLY))
     fail(f"unsupported ONNX operator{'s' if len(outside) > 1 else ''} {named}. ming compiles these "
-         f"ONNX operators: {supported} (Gather of constants and shapes only); and, quantised between "
-         f"DequantizeLinear and QuantizeLinear, {tables} (README.md, 'Operators')")
+         f"ONNX operators: {supported} (Gather of constants and shapes only) (README.md, 'Operators')")

@@ -6,7 +6,24 @@ use super::emitter::Emitter;
 use super::literals::constant;
 use super::{err, Result};
 use crate::ir::types::{scalar_cpp, unsigned_cpp};
-use melior::ir::{operation::OperationLike, OperationRef};
+use melior::ir::{
+    attribute::IntegerAttribute,
+    operation::{OperationLike, OperationResult},
+    OperationRef,
+};
+
+/// The largest constant exponent of math.fpowi written as products (the
+/// cost model's bound too, cpp/Analysis/OpTable.cpp).
+const MAX_POWER: i64 = 8;
+
+/// The value of `op`'s operand `i` when an arith.constant integer defines it.
+fn constant_operand(op: &OperationRef, i: usize) -> Option<i64> {
+    let def = OperationResult::try_from(op.operand(i).ok()?).ok()?.owner();
+    if crate::ir::op_name(&def) != "arith.constant" {
+        return None;
+    }
+    IntegerAttribute::try_from(def.attribute("value").ok()?).ok().map(|a| a.value())
+}
 
 impl Emitter {
     /// The C++ expression of an arith/math op.
@@ -152,6 +169,15 @@ impl Emitter {
             }
             "math.exp" => call1("std::exp")?,
             "math.log" => call1("std::log")?,
+            "math.log1p" => call1("std::log1p")?,
+            // A small constant power as its products, which the cost model
+            // counts as that many multiplies (std::pow would be exp and log).
+            "math.fpowi" => match (ops.first(), constant_operand(op, 1)) {
+                (Some(a), Some(k)) if (1..=MAX_POWER).contains(&k) => vec![a.as_str(); k as usize].join(" * "),
+                (Some(_), Some(0)) => format!("static_cast<{out_ct}>(1)"),
+                _ => return Err(err(op, format!("'math.fpowi' has a C++ translation only for a constant exponent of 0 to {MAX_POWER}"))),
+            },
+            "math.erf" => call1("std::erf")?,
             "math.sqrt" => call1("std::sqrt")?,
             "math.absf" => call1("std::fabs")?,
             "math.tanh" => call1("std::tanh")?,
