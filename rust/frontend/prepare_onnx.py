@@ -21,6 +21,8 @@ front end's Python (the checkout's .venv) before iree-import-onnx.
 - Resize (Upsample) nearest by integer factors becomes Reshape-Expand-Reshape:
   every input element repeated, which streams with a row buffer; the
   importer's lowering of Resize gathers by computed index, which cannot.
+  Bilinear Resize by integer factors (half_pixel) becomes an edge Pad and a
+  per-channel ConvTranspose (onnx_resize.py).
 - ConvTranspose becomes zero insertion and a stride-1 Conv with the flipped
   kernel (onnx_windows.py).
 - A quantised grouped Conv becomes a Conv per group and a Concat
@@ -39,6 +41,7 @@ import sys
 from onnx_fold import fold_batch_norms
 from onnx_groups import groups_as_convs
 from onnx_ops import check_operators
+from onnx_resize import linear_resizes_as_transposed_convs
 from onnx_util import Emitter, attr, fail, need, say, set_nodes, value_shapes, value_types, where
 from onnx_windows import (canonical_pools, conv_same_pads, crops_as_slices, mirror_pads_as_concats,
                           transposed_convs_as_convs)
@@ -191,7 +194,7 @@ def resize_as_repeat(model):
         mode = attr(node, "mode", "nearest")
         if mode != "nearest":
             fail(f"{where} with mode='{mode}' is not supported; ming streams Resize with mode='nearest' "
-                 f"by integer factors")
+                 f"or 'linear' by integer factors")
         coord = attr(node, "coordinate_transformation_mode", "half_pixel" if node.op_type == "Resize" else "asymmetric")
         rounding = attr(node, "nearest_mode", "round_prefer_floor" if node.op_type == "Resize" else "floor")
         floor_ok = (coord in ("half_pixel", "pytorch_half_pixel") and rounding in ("round_prefer_floor", "round_prefer_ceil")) \
@@ -369,7 +372,7 @@ def main(argv):
             say("warning", f"ONNX shape inference failed ({e}); the importer infers shapes itself")
             return model
 
-    for rewrite in (transposed_convs_as_convs, fold_batch_norms, mirror_pads_as_concats, crops_as_slices, conv_same_pads,
+    for rewrite in (linear_resizes_as_transposed_convs, transposed_convs_as_convs, fold_batch_norms, mirror_pads_as_concats, crops_as_slices, conv_same_pads,
                     canonical_pools, blocks_as_transposes, reciprocals_as_divisions, groups_as_convs):
         while rewrite(model):
             model = reinfer(model)

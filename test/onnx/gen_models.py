@@ -435,6 +435,20 @@ def upsample_linear():
     return upsample("linear")
 
 
+def upsample_bilinear():
+    """A decoder's bilinear Resize by 2 rows x 3 columns (scales, half_pixel:
+    PyTorch's align_corners=False), and one by 2 x 1 by sizes
+    (pytorch_half_pixel), between convolutions."""
+    b = Builder("upsample_bilinear", 25)
+    y = b.node("Relu", [b.conv("x", 2, 3, 3)])
+    y = b.node("Resize", [y, "", b.const([1, 1, 2, 3])], mode="linear")
+    y = b.conv(y, 3, 2, 3)
+    sizes = b.fresh("sizes")
+    b.inits.append(numpy_helper.from_array(np.array([1, 2, 20, 18], dtype=np.int64), sizes))
+    y = b.node("Resize", [y, "", "", sizes], mode="linear", coordinate_transformation_mode="pytorch_half_pixel")
+    return b.model([("x", [1, 2, 5, 6])], y, [1, 2, 20, 18])
+
+
 def pool_ceil_drop():
     """ceil_mode windows as onnxruntime reads them: a MaxPool whose last
     window would start in the end padding (dropped), then an AveragePool that
@@ -583,7 +597,7 @@ MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linea
                                   classifier_opset11, gap_classifier, conv1d_net, activations, conv_sigmoid,
                                   conv_hardswish, conv_prelu, gemm_softmax, gemm_logsoftmax, more_ops,
                                   avgpool_dil_ceil, avgpool_dil, pool_ceil_pads, fire, shuffle,
-                                  slices, upsample, upsample_linear, pool_ceil_drop,
+                                  slices, upsample, upsample_linear, upsample_bilinear, pool_ceil_drop,
                                   pad_crop_conv, pad_edge, pad_plain, avgpool_ceil_overhang,
                                   pad_batch_pool, pad_reflect, pool_same_dilated,
                                   conv_same_stride, conv_same_depthwise, pad_wrap_edge)}

@@ -8,7 +8,8 @@ transposed, Clip with attributes, Squeeze and MatMul). And blocks of field
 CNNs as int8 TFLite (blocks()): residual_int8.tflite up to a residual add,
 blocks_int8.tflite with more layers after it; layernorm_int8.tflite, a
 convolution and LayerNormalization; gelu_int8.tflite and gelu_float.tflite,
-GELU between convolutions.
+GELU between convolutions; bilinear_float.tflite, a bilinear UpSampling2D
+between convolutions.
 
     make_keras.py DIR
 """
@@ -77,6 +78,17 @@ def gelu():
     return tf.keras.Model(x, y)
 
 
+def bilinear():
+    """A decoder step: a 3x3 convolution, Keras' bilinear UpSampling2D by 2
+    (TFLite's RESIZE_BILINEAR with half_pixel_centers), a 3x3 convolution."""
+    tf.keras.utils.set_random_seed(11)
+    x = tf.keras.Input((6, 5, 3), batch_size=1, name="input")
+    y = tf.keras.layers.Conv2D(4, 3, padding="same", activation="relu")(x)
+    y = tf.keras.layers.UpSampling2D((2, 2), interpolation="bilinear")(y)
+    y = tf.keras.layers.Conv2D(2, 3, padding="same")(y)
+    return tf.keras.Model(x, y)
+
+
 def int8(m, shape):
     """`m` as a full-integer int8 TFLite model, int8 in and out."""
     rng = np.random.default_rng(3)
@@ -110,6 +122,8 @@ def main(out):
         f.write(int8(gelu(), (1, 8, 8, 3)))
     with open(os.path.join(out, "gelu_float.tflite"), "wb") as f:
         f.write(tf.lite.TFLiteConverter.from_keras_model(gelu()).convert())
+    with open(os.path.join(out, "bilinear_float.tflite"), "wb") as f:
+        f.write(tf.lite.TFLiteConverter.from_keras_model(bilinear()).convert())
     import tf2onnx  # noqa: E402  (only this file needs it)
     spec = (tf.TensorSpec((1, 12, 12, 3), tf.float32, name="input"),)
     tf2onnx.convert.from_keras(m, input_signature=spec, opset=9,
