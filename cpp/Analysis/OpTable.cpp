@@ -106,6 +106,8 @@ OpCost operationCost(Operation *op, const Target &target) {
       .Case<math::ExpOp>([&](auto) { flt("expf", type); })
       .Case<math::ErfOp>([&](auto) { flt("erff", type); })
       .Case<math::Log1pOp>([&](auto) { flt("log1pf", type); })
+      .Case<math::LogOp>([&](auto) { flt("logf", type); })
+      .Case<math::TanhOp>([&](auto) { flt("tanhf", type); })
       .Case<math::FPowIOp>([&](math::FPowIOp pow) {
         // A constant power of 0 to 8 is emitted as its products (a chain).
         APInt k;

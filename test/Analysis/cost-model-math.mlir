@@ -1,5 +1,6 @@
-// The float functions on erf and log1p, and small constant powers, in the
-// cost model: erf f32 48 DSP and 40 cycles, log1p f32 24 DSP and 30 cycles
+// The float functions on erf, log1p, log and tanh, and small constant
+// powers, in the cost model: erf f32 48 DSP and 40 cycles, log1p and log
+// f32 24 DSP and 30 cycles, tanh f32 11 DSP and 28 cycles
 // (targets/vitis-ultrascale-200mhz.json); x^3 as two mulf in a chain (the
 // C++ writes x * x * x): 6 DSP, 6 cycles; x^0 is the constant 1, free.
 // Depth: pull 1, erf 41, log1p 71, x^3 77, x^0 at once, x^3 + x^0 (addf 4)
@@ -23,6 +24,21 @@ module {
       %q = math.fpowi %p, %k0 : f32, i32
       %s = arith.addf %p, %q : f32
       dfg.push %s, %out : !dfg.out<f32>
+    } {ming.loop = #ming.loop<ii = 1>}
+  }
+
+  // Log then tanh: pull 1, log 31, tanh 59, push 60; 15 + 60 = 75 cycles,
+  // 24 + 11 DSP.
+  // CHECK: remark: L0: trip=16 unroll=1 pipelined ii=1 (request) depth=60 cycles=75 dsp=35 ops=[logf f32 x1, tanhf f32 x1]
+  dfg.process @logtanh(%in: !dfg.in<f32>, %out: !dfg.out<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    scf.for %i = %c0 to %c16 step %c1 {
+      %x = dfg.pull %in : !dfg.in<f32>
+      %l = math.log %x : f32
+      %t = math.tanh %l : f32
+      dfg.push %t, %out : !dfg.out<f32>
     } {ming.loop = #ming.loop<ii = 1>}
   }
 }
