@@ -14,6 +14,33 @@ of Resize gathers by computed index, which cannot stream.
 from onnx_util import Emitter, attr, fail, links, set_nodes, value_shapes, value_types
 
 
+def resize_factors(node, shape, inits, where, scales_name, sizes_name):
+    """The whole factor of a Resize (or Upsample) per axis of `shape`, from
+    its constant sizes or scales; refused by name where one is not whole."""
+    from onnx import numpy_helper
+    rank = len(shape)
+    axes = attr(node, "axes", None)
+    axes = [a % rank for a in axes] if axes else list(range(rank))
+    factors = [1] * rank
+    if sizes_name:
+        if sizes_name not in inits:
+            fail(f"{where}: its sizes must be a constant")
+        for a, n in zip(axes, numpy_helper.to_array(inits[sizes_name]).tolist()):
+            if n % shape[a]:
+                fail(f"{where}: output size {n} on axis {a} is not a multiple of the input's {shape[a]}")
+            factors[a] = n // shape[a]
+    elif scales_name:
+        if scales_name not in inits:
+            fail(f"{where}: its scales must be a constant")
+        for a, f in zip(axes, numpy_helper.to_array(inits[scales_name]).tolist()):
+            if f < 1 or f != int(f):
+                fail(f"{where}: scale {f} on axis {a} is not a whole number; ming upsamples by integer factors")
+            factors[a] = int(f)
+    else:
+        fail(f"{where} gives neither scales nor sizes")
+    return factors
+
+
 def _kernel(s):
     """The 1-D weights and the crop at each end for factor s (derivation in
     the module's doc: output o reads the padded input at (o + pad) / s)."""
@@ -59,27 +86,8 @@ def linear_resizes_as_transposed_convs(model):
         if x not in shapes or len(shapes[x]) not in (3, 4):
             fail(f"{where}: its input must be a 1-D or 2-D feature map (N, C, spatial) of known shape")
         shape = shapes[x]
-        rank = len(shape)
-        axes = attr(node, "axes", None)
-        axes = [a % rank for a in axes] if axes else list(range(rank))
-        names = list(node.input) + [""] * 4
-        factors = [1] * rank
-        if names[3]:
-            if names[3] not in inits:
-                fail(f"{where}: its sizes must be a constant")
-            for a, n in zip(axes, numpy_helper.to_array(inits[names[3]]).tolist()):
-                if n % shape[a]:
-                    fail(f"{where}: output size {n} on axis {a} is not a multiple of the input's {shape[a]}")
-                factors[a] = n // shape[a]
-        elif names[2]:
-            if names[2] not in inits:
-                fail(f"{where}: its scales must be a constant")
-            for a, f in zip(axes, numpy_helper.to_array(inits[names[2]]).tolist()):
-                if f < 1 or f != int(f):
-                    fail(f"{where}: scale {f} on axis {a} is not a whole number; ming upsamples by integer factors")
-                factors[a] = int(f)
-        else:
-            fail(f"{where} gives neither scales nor sizes")
+        factors = resize_factors(node, shape, inits, where, node.input[2] if len(node.input) > 2 else "",
+                                 node.input[3] if len(node.input) > 3 else "")
         if factors[:2] != [1, 1]:
             fail(f"{where} scales the batch or channel axis; ming resizes spatial axes only")
         channels = shape[1]

@@ -41,7 +41,7 @@ import sys
 from onnx_fold import fold_batch_norms
 from onnx_groups import groups_as_convs
 from onnx_ops import check_operators
-from onnx_resize import linear_resizes_as_transposed_convs
+from onnx_resize import linear_resizes_as_transposed_convs, resize_factors
 from onnx_util import Emitter, attr, fail, need, say, set_nodes, value_shapes, value_types, where
 from onnx_windows import (canonical_pools, conv_same_pads, crops_as_slices, mirror_pads_as_concats,
                           transposed_convs_as_convs)
@@ -207,30 +207,10 @@ def resize_as_repeat(model):
             fail(f"{where}: the shape of its input '{x}' is not known after shape inference")
         shape = shapes[x]
         rank = len(shape)
-        axes = attr(node, "axes", None)
-        axes = [a % rank for a in axes] if axes else list(range(rank))
         names = list(node.input) + [""] * 4
         scales_name = names[2] if node.op_type == "Resize" else names[1]
         sizes_name = names[3] if node.op_type == "Resize" else ""
-        factors = [1] * rank
-        if sizes_name:
-            if sizes_name not in inits:
-                fail(f"{where}: its sizes must be a constant")
-            sizes = numpy_helper.to_array(inits[sizes_name]).tolist()
-            for a, n in zip(axes, sizes):
-                if n % shape[a]:
-                    fail(f"{where}: output size {n} on axis {a} is not a multiple of the input's {shape[a]}")
-                factors[a] = n // shape[a]
-        elif scales_name:
-            if scales_name not in inits:
-                fail(f"{where}: its scales must be a constant")
-            scales = numpy_helper.to_array(inits[scales_name]).tolist()
-            for a, f in zip(axes, scales):
-                if f < 1 or f != int(f):
-                    fail(f"{where}: scale {f} on axis {a} is not a whole number; ming upsamples by integer factors")
-                factors[a] = int(f)
-        else:
-            fail(f"{where} gives neither scales nor sizes")
+        factors = resize_factors(node, shape, inits, where, scales_name, sizes_name)
         if factors[:2] != [1, 1] and rank > 2:
             fail(f"{where} scales the batch or channel axis; ming resizes spatial axes only")
         stem = (node.name or node.output[0]) + "_repeat"
