@@ -108,6 +108,7 @@ OpCost operationCost(Operation *op, const Target &target) {
       .Case<math::Log1pOp>([&](auto) { flt("log1pf", type); })
       .Case<math::LogOp>([&](auto) { flt("logf", type); })
       .Case<math::TanhOp>([&](auto) { flt("tanhf", type); })
+      .Case<math::PowFOp>([&](auto) { flt("powf", type); })
       .Case<math::FPowIOp>([&](math::FPowIOp pow) {
         // A constant power of 0 to 8 is emitted as its products (a chain).
         APInt k;

@@ -28,6 +28,8 @@ const Target &Target::builtin() {
     op("erff", {24, 24}, {48, 40}, {160, 60});
     op("log1pf", {12, 20}, {24, 30}, {80, 50});
     op("logf", {12, 20}, {24, 30}, {80, 50});
+    // pow as exp(y log x): a log, a multiply and an exp.
+    op("powf", {18, 28}, {34, 43}, {117, 75});
     // tanh as 1 - 2 / (exp(2x) + 1): an exp, a division and two adds.
     op("tanhf", {8, 20}, {11, 28}, {32, 50});
     op("maxf", {0, 1}, {0, 1}, {0, 1});

@@ -16,7 +16,7 @@ COMPUTE = {
     "Floor", "Ceil", "Round", "Sign", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceSum",
     "ReduceL2", "Concat", "Split", "Slice", "Pad", "Resize", "Upsample", "Tile",
     "Greater", "Less", "GreaterOrEqual", "LessOrEqual", "Equal", "Not", "And", "Or", "Where",
-    "Reciprocal", "DepthToSpace", "SpaceToDepth",
+    "Reciprocal", "DepthToSpace", "SpaceToDepth", "Pow",
     "QuantizeLinear", "DequantizeLinear",
 }
 # Activations built on erf and log1p (std::erf, std::log1p in the C++);

@@ -178,6 +178,10 @@ impl Emitter {
                 _ => return Err(err(op, format!("'math.fpowi' has a C++ translation only for a constant exponent of 0 to {MAX_POWER}"))),
             },
             "math.erf" => call1("std::erf")?,
+            "math.powf" => match ops.as_slice() {
+                [a, b] => format!("std::pow({a}, {b})"),
+                _ => return Err(unsupported()),
+            },
             "math.sqrt" => call1("std::sqrt")?,
             "math.absf" => call1("std::fabs")?,
             "math.tanh" => call1("std::tanh")?,

@@ -1,4 +1,4 @@
-// erf and log1p as <cmath> calls; a constant power of 0 to 8 as its
+// erf, log1p and pow as <cmath> calls; a constant power of 0 to 8 as its
 // products (the cost model counts that many mulf), and the C++ compiles.
 // RUN: ming-opt %s --emit-hls-cpp | FileCheck %s
 // RUN: ming-opt %s --emit-hls-cpp -o %t.cpp
@@ -14,7 +14,8 @@
 // CHECK:   const float [[P:v[0-9]+]] = [[L]] * [[L]] * [[L]];
 // CHECK:   const float [[Q:v[0-9]+]] = static_cast<float>(1);
 // CHECK:   const float [[S:v[0-9]+]] = [[P]] + [[Q]];
-// CHECK:   return [[S]];
+// CHECK:   const float [[R:v[0-9]+]] = std::pow([[S]], arg0);
+// CHECK:   return [[R]];
 emitHLS.func @f(%x: f32) -> f32 {
   %k3 = arith.constant 3 : i32
   %k0 = arith.constant 0 : i32
@@ -23,5 +24,6 @@ emitHLS.func @f(%x: f32) -> f32 {
   %p = math.fpowi %l, %k3 : f32, i32
   %q = math.fpowi %p, %k0 : f32, i32
   %s = arith.addf %p, %q : f32
-  emitHLS.return %s : f32
+  %r = math.powf %s, %x : f32
+  emitHLS.return %r : f32
 }

@@ -1,8 +1,8 @@
 """Writes the models of onnx-operators.test into DIR: einsum_topk.onnx (two
 operators ming does not compile), gather_data.onnx (a Gather of streamed
 data), torch_flatten.onnx (a Gather of a shape, as PyTorch flattens),
-float_activations.onnx (Gelu, its tanh form, Erf, Softplus and Mish in
-float), gelu_qdq.onnx (Gelu between QDQ pairs),
+float_activations.onnx (Gelu, its tanh form, Erf, Softplus, Mish and Pow
+in float), gelu_qdq.onnx (Gelu between QDQ pairs),
 elementwise.onnx (one output per elementwise or reducing operator of the
 list that no other test compiles), gemm_bn.onnx (a BatchNormalization after
 a transposed Gemm, and one after a MatMul, which stays), convt.onnx and
@@ -58,14 +58,18 @@ def main(out):
          nh.from_array(np.array([0], np.int64), "axes"),
          nh.from_array(np.array([-1], np.int64), "minus_one")]),
         os.path.join(out, "torch_flatten.onnx"), opset=13)
-    # The activations on erf and log1p in float, one output each, behind a
-    # convolution (so that their inputs spread over a few units).
-    acts = [("Gelu", {}), ("Gelu", {"approximate": "tanh"}), ("Erf", {}), ("Softplus", {}), ("Mish", {})]
+    # The activations on erf, log1p and pow in float, one output each, behind
+    # a convolution (so that their inputs spread over a few units): Pow by 3
+    # is x * x * x, by 0.5 std::pow (NaN on the negative inputs, as
+    # onnxruntime's).
+    acts = [("Gelu", [], {}), ("Gelu", [], {"approximate": "tanh"}), ("Erf", [], {}), ("Softplus", [], {}),
+            ("Mish", [], {}), ("Pow", ["three"], {}), ("Pow", ["half"], {})]
     save(h.make_graph(
         [h.make_node("Conv", ["x", "wc"], ["c"], pads=[1, 1, 1, 1], name="conv")]
-        + [h.make_node(op, ["c"], [f"y{i}"], name=f"act{i}", **kw) for i, (op, kw) in enumerate(acts)],
+        + [h.make_node(op, ["c"] + extra, [f"y{i}"], name=f"act{i}", **kw) for i, (op, extra, kw) in enumerate(acts)],
         "float_activations", [value("x", [1, 4, 6, 6])], [value(f"y{i}", [1, 4, 6, 6]) for i in range(len(acts))],
-        [nh.from_array(rng.uniform(-0.6, 0.6, (4, 4, 3, 3)).astype(np.float32), "wc")]),
+        [nh.from_array(rng.uniform(-0.6, 0.6, (4, 4, 3, 3)).astype(np.float32), "wc"),
+         nh.from_array(np.array(3.0, np.float32), "three"), nh.from_array(np.array(0.5, np.float32), "half")]),
         os.path.join(out, "float_activations.onnx"), opset=20)
     scales = [nh.from_array(np.array(0.05, np.float32), "s"), nh.from_array(np.array(3, np.int8), "z"),
               nh.from_array(np.array(0.04, np.float32), "so"), nh.from_array(np.array(-20, np.int8), "zo")]
