@@ -110,9 +110,12 @@ OpCost operationCost(Operation *op, const Target &target) {
       .Case<math::TanhOp>([&](auto) { flt("tanhf", type); })
       .Case<math::PowFOp>([&](auto) { flt("powf", type); })
       .Case<math::FPowIOp>([&](math::FPowIOp pow) {
-        // A constant power of 0 to 8 is emitted as its products (a chain).
+        // A constant power of 0 to kMaxPower is emitted as its products (a
+        // chain; the emitter's MAX_POWER, rust/translate/expression.rs).
+        constexpr int64_t kMaxPower = 8;
         APInt k;
-        if (!matchPattern(pow.getRhs(), m_ConstantInt(&k)) || k.getSExtValue() < 0 || k.getSExtValue() > 8) {
+        if (!matchPattern(pow.getRhs(), m_ConstantInt(&k)) || k.getSExtValue() < 0 ||
+            k.getSExtValue() > kMaxPower) {
           c.kind = "math.fpowi";
           c.latency = 1;
           c.known = false;

@@ -56,13 +56,11 @@ def check_operators(model):
     for node in graph.node:
         domain = node.domain if node.domain not in ("", "ai.onnx") else ""
         op = node.op_type if not domain else f"{domain}.{node.op_type}"
-        ok = not domain and (node.op_type in COMPUTE or node.op_type in STRUCTURE)
+        ok = not domain and node.op_type in COMPUTE | STRUCTURE | TFLITE_REWRITTEN
         # Gather only on values known at compile time (shapes, constants): a
         # gather of streamed data reads it at computed addresses.
         if not domain and node.op_type == "Gather":
             ok = bool(node.input) and node.input[0] in known
-        if not domain and node.op_type in TFLITE_REWRITTEN:
-            ok = True
         # MaxPool's Indices: the importer reads the input at computed addresses.
         if not domain and node.op_type == "MaxPool" and len(node.output) > 1 and node.output[1] \
                 and (node.output[1] in outputs or consumers.get(node.output[1])):

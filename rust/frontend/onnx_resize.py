@@ -11,13 +11,18 @@ result is cropped by the ConvTranspose's pads; transposed_convs_as_convs
 (onnx_windows.py) then makes it a stride-1 Conv. The importer's own lowering
 of Resize gathers by computed index, which cannot stream.
 """
+import functools
+
 from onnx_util import Emitter, attr, fail, links, set_nodes, value_shapes, value_types
 
 
-def resize_factors(node, shape, inits, where, scales_name, sizes_name):
+def resize_factors(node, shape, inits, where):
     """The whole factor of a Resize (or Upsample) per axis of `shape`, from
     its constant sizes or scales; refused by name where one is not whole."""
     from onnx import numpy_helper
+    names = list(node.input) + [""] * 4
+    scales_name = names[2] if node.op_type == "Resize" else names[1]
+    sizes_name = names[3] if node.op_type == "Resize" else ""
     rank = len(shape)
     axes = attr(node, "axes", None)
     axes = [a % rank for a in axes] if axes else list(range(rank))
@@ -86,22 +91,19 @@ def linear_resizes_as_transposed_convs(model):
         if x not in shapes or len(shapes[x]) not in (3, 4):
             fail(f"{where}: its input must be a 1-D or 2-D feature map (N, C, spatial) of known shape")
         shape = shapes[x]
-        factors = resize_factors(node, shape, inits, where, node.input[2] if len(node.input) > 2 else "",
-                                 node.input[3] if len(node.input) > 3 else "")
+        factors = resize_factors(node, shape, inits, where)
         if factors[:2] != [1, 1]:
             fail(f"{where} scales the batch or channel axis; ming resizes spatial axes only")
         channels = shape[1]
         kernels = [_kernel(s) for s in factors[2:]]
-        weight = np.ones([1], dtype=np.float64)
-        for w, _, _ in kernels:
-            weight = np.multiply.outer(weight, np.array(w))
-        weight = np.broadcast_to(weight.reshape([1, 1] + [len(w) for w, _, _ in kernels]),
-                                 [channels, 1] + [len(w) for w, _, _ in kernels]).astype(np.float32)
+        # The separable kernel, the same for every channel: [C, 1, k...].
+        weight = functools.reduce(np.multiply.outer, [np.array(w) for w, _, _ in kernels])
+        weight = np.broadcast_to(weight, [channels, 1] + list(weight.shape)).astype(np.float32)
         e = Emitter(graph, nodes, (node.name or node.output[0])[:40] + "_bilinear")
         edge = [0, 0] + [1 if s > 1 else 0 for s in factors[2:]]
         padded = e.node("Pad", [x, e.const(edge + edge)], mode="edge")
         kname = e.fresh("kernel")
-        graph.initializer.append(numpy_helper.from_array(np.ascontiguousarray(weight), kname))
+        graph.initializer.append(numpy_helper.from_array(weight, kname))
         e.node("ConvTranspose", [padded, kname], node.output[0], group=channels,
                strides=factors[2:], pads=[k[1] for k in kernels] + [k[2] for k in kernels])
         changed = True

@@ -207,10 +207,7 @@ def resize_as_repeat(model):
             fail(f"{where}: the shape of its input '{x}' is not known after shape inference")
         shape = shapes[x]
         rank = len(shape)
-        names = list(node.input) + [""] * 4
-        scales_name = names[2] if node.op_type == "Resize" else names[1]
-        sizes_name = names[3] if node.op_type == "Resize" else ""
-        factors = resize_factors(node, shape, inits, where, scales_name, sizes_name)
+        factors = resize_factors(node, shape, inits, where)
         if factors[:2] != [1, 1] and rank > 2:
             fail(f"{where} scales the batch or channel axis; ming resizes spatial axes only")
         stem = (node.name or node.output[0]) + "_repeat"
@@ -352,8 +349,9 @@ def main(argv):
             say("warning", f"ONNX shape inference failed ({e}); the importer infers shapes itself")
             return model
 
-    for rewrite in (linear_resizes_as_transposed_convs, transposed_convs_as_convs, fold_batch_norms, mirror_pads_as_concats, crops_as_slices, conv_same_pads,
-                    canonical_pools, blocks_as_transposes, reciprocals_as_divisions, groups_as_convs):
+    for rewrite in (linear_resizes_as_transposed_convs, transposed_convs_as_convs, fold_batch_norms,
+                    mirror_pads_as_concats, crops_as_slices, conv_same_pads, canonical_pools, blocks_as_transposes,
+                    reciprocals_as_divisions, groups_as_convs):
         while rewrite(model):
             model = reinfer(model)
     if any(n.op_type in ("Resize", "Upsample") for n in model.graph.node):
