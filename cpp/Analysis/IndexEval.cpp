@@ -31,6 +31,10 @@ namespace ming::cost {
 std::optional<int64_t> evalInt(Value v, const Known &known, int depth) {
   if (auto it = known.find(v); it != known.end())
     return it->second == kUnknownInt ? std::nullopt : std::optional<int64_t>(it->second);
+  return evalDefinition(v, known, depth);
+}
+
+std::optional<int64_t> evalDefinition(Value v, const Known &known, int depth) {
   Operation *def = v.getDefiningOp();
   if (!def || depth > 32)
     return std::nullopt;

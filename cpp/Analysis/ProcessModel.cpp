@@ -15,6 +15,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -191,6 +192,13 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
         argCar(loop.getInitArgs().size(), 0);
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     Bounds bounds = loopBounds(loop);
+    // Enumerating, a walk sure to run out is not started: its configuration
+    // is not offered while any other is (ProcessCost::partial), and a body
+    // of a whole layer's MACs took seconds a walk.
+    if (cache && llvm::SaturatingMultiply(uint64_t(std::max<int64_t>(1, r.unroll)),
+                                          uint64_t(leastWalkOps(*loop.getBody(), kWalkBudget + 1))) >
+                     uint64_t(kWalkBudget))
+      w.exhausted = true;
     for (int64_t k = 0; k < r.unroll && !w.exhausted; ++k) {
       w.loadKeys.clear(); // the pipelined IV differs between copies
       w.opaque.clear();
@@ -207,6 +215,7 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
     if (w.exhausted)
       result.notes.push_back("L" + std::to_string(r.id) +
                              ": unrolled body too large, counted in part");
+    sum->exhausted = w.exhausted;
     markScattered(loop, r.unroll, sum->counters);
     sum->carried = argCar;
     sum->memoryChain = w.memoryChain;
@@ -223,6 +232,7 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
       buffers[bi].accessed = true;
     result.notes.append(sum->notes.begin(), sum->notes.end());
   }
+  result.partial |= sum->exhausted;
   Counters &c = sum->counters;
   SmallVector<int64_t> &argCar = sum->carried;
   lc.iiRequested = r.ii;
@@ -316,8 +326,9 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
   raise(lc.iiMemory, memWhy);
   lc.depth = std::max<int64_t>(1, sum->maxArrival);
   std::optional<int64_t> firstEvent = sum->firstEvent;
-  if (r.unroll > 1 && lc.ii > 1) {
+  if (r.unroll > 1 && lc.ii > 1 && !sum->exhausted) {
     SlotTiming timing = slotTiming(loop, lc.ii);
+    result.partial |= timing.exhausted;
     lc.depth = std::max<int64_t>(1, timing.depth);
     firstEvent = timing.firstEvent;
   }
@@ -365,13 +376,14 @@ SlotTiming ProcessModel::slotTiming(scf::ForOp loop, int64_t ii) {
     auto [it, inserted] = cache->slotStarts.try_emplace({loop.getOperation(), r.unroll});
     SlotStarts &starts = it->second;
     if (inserted) {
+      // walkCopy sets no induction variable, so every copy walked from 0
+      // has the arrivals of the first: one walk gives `atZero`, and the
+      // late copy goes on from the walker's state after it.
       Walker first(*this, /*skipLoops=*/false);
       walkCopy(loop, first, 0);
       Walker late = first;
-      walkCopy(loop, first, 0);
       walkCopy(loop, late, kLateStart);
-      // A walk out of budget stops after the same operations from either
-      // start, so the two still bound the same prefix of the copies.
+      starts.exhausted = late.exhausted;
       starts.usable = first.firstEvent == late.firstEvent;
       starts.atZero = first.maxArrival;
       starts.late = late.maxArrival >= kLateStart ? std::optional<int64_t>(late.maxArrival - kLateStart)
@@ -382,6 +394,7 @@ SlotTiming ProcessModel::slotTiming(scf::ForOp loop, int64_t ii) {
       int64_t start = (r.unroll - 1) * ii / r.unroll;
       timing->depth = starts.late ? std::max(starts.atZero, start + *starts.late) : starts.atZero;
       timing->firstEvent = starts.firstEvent;
+      timing->exhausted = starts.exhausted;
       return *timing;
     }
   }
@@ -393,6 +406,7 @@ SlotTiming ProcessModel::slotTiming(scf::ForOp loop, int64_t ii) {
   }
   timing->depth = w.maxArrival;
   timing->firstEvent = w.firstEvent;
+  timing->exhausted = w.exhausted;
   return *timing;
 }
 

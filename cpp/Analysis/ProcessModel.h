@@ -47,6 +47,9 @@ unsigned bitWidth(mlir::Type type);
 using Known = llvm::DenseMap<mlir::Value, int64_t>;
 inline constexpr int64_t kUnknownInt = std::numeric_limits<int64_t>::min();
 std::optional<int64_t> evalInt(mlir::Value v, const Known &known, int depth = 0);
+/// evalInt of `v` from its defining op, whatever `known` holds for `v`
+/// itself (a value walked again is evaluated afresh).
+std::optional<int64_t> evalDefinition(mlir::Value v, const Known &known, int depth = 0);
 
 /// Residues of index values: v = r + k * m for some integer k (the pair
 /// (r, m), m > 0). Copy j of a pipelined loop unrolled u times runs the
@@ -73,6 +76,12 @@ struct Bounds {
 
 /// Constant bounds of a loop (`constant` false when any is not).
 Bounds loopBounds(mlir::scf::ForOp loop);
+
+/// The fewest operations a Walker visits in `block` (every nested loop
+/// walked for its trip count, the cheaper side of every scf.if), saturating
+/// at `cap`: past the walk budget, the walk is known to run out before it
+/// starts.
+int64_t leastWalkOps(mlir::Block &block, int64_t cap);
 
 // Per-process state
 //===----------------------------------------------------------------------===//
@@ -188,6 +197,9 @@ struct Counters {
 /// and its unroll factor, so the DSE's lane choices reuse it.
 struct WalkSummary {
   Counters counters;
+  /// The walk ran out of its budget (kWalkBudget operations), or was not
+  /// started because it would have: the counts are a part of the real ones.
+  bool exhausted = false;
   SmallVector<int64_t> carried;
   int64_t maxArrival = 0;
   /// The longest path from a load of a read-modify-write buffer to the store
@@ -206,6 +218,7 @@ struct WalkSummary {
 struct SlotTiming {
   int64_t depth = 0;
   std::optional<int64_t> firstEvent;
+  bool exhausted = false; // out of budget: a part of the copies timed
 };
 
 /// A pipelined body without loop-carried values, for every II at once: its
@@ -215,6 +228,7 @@ struct SlotTiming {
 /// earlier event.
 struct SlotStarts {
   bool usable = false;
+  bool exhausted = false; // the late copy's walk ran out of budget
   int64_t atZero = 0;
   std::optional<int64_t> late;
   std::optional<int64_t> firstEvent;
@@ -382,9 +396,14 @@ public:
   Known known;
   Residues residues;
   llvm::DenseMap<Value, int64_t> arrival, carry;
-  std::set<std::vector<int64_t>> loadKeys;
+  /// A buffer and its indices: no allocation for up to five dims.
+  using AccessKey = SmallVector<int64_t, 6>;
+  std::set<AccessKey> loadKeys;
   /// Buffer and exact indices of the loads met in this iteration, all copies.
-  std::set<std::vector<int64_t>> sharedLoads;
+  std::set<AccessKey> sharedLoads;
+  /// Whether each index value is computed from data (Walker.cpp,
+  /// dataAddress): the same in every copy and iteration.
+  llvm::DenseMap<Value, bool> dataAddresses;
   llvm::DenseMap<Value, int64_t> opaque; // unknown index values -> key id
   int64_t maxArrival = 0;
   /// Buffers the pipeline stores back what it loaded (ming.carried_distance):

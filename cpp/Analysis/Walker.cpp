@@ -12,6 +12,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -24,6 +25,25 @@ namespace ming::cost {
 
 // Walker
 //===----------------------------------------------------------------------===//
+
+int64_t leastWalkOps(Block &block, int64_t cap) {
+  uint64_t n = 0;
+  for (Operation &op : block.without_terminator()) {
+    uint64_t here = 1;
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      uint64_t trip = uint64_t(std::max<int64_t>(0, loopBounds(loop).trip));
+      here = llvm::SaturatingAdd(here, llvm::SaturatingMultiply(trip, uint64_t(leastWalkOps(*loop.getBody(), cap))));
+    } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      int64_t thenOps = leastWalkOps(ifOp.getThenRegion().front(), cap);
+      int64_t elseOps = ifOp.getElseRegion().empty() ? 0 : leastWalkOps(ifOp.getElseRegion().front(), cap);
+      here += uint64_t(std::min(thenOps, elseOps));
+    }
+    n = llvm::SaturatingAdd(n, here);
+    if (n >= uint64_t(cap))
+      return cap;
+  }
+  return int64_t(n);
+}
 
 void Walker::walkBlock(Block &block, Counters &c) {
   for (Operation &op : block.without_terminator()) {
@@ -83,8 +103,7 @@ void Walker::walkBlock(Block &block, Counters &c) {
     // iteration) is evaluated afresh.
     if (op.getNumResults() == 1 && op.getResult(0).getType().isIntOrIndex()) {
       Value r = op.getResult(0);
-      known.erase(r);
-      std::optional<int64_t> value = evalInt(r, known);
+      std::optional<int64_t> value = evalDefinition(r, known);
       known[r] = value.value_or(kUnknownInt);
       if (value) {
         define(r, 0, -1); // folds to a constant once unrolled
@@ -319,10 +338,10 @@ void Walker::access(Operation *op, Value memref, ValueRange indices, bool isLoad
   }
   buf.accessed = true;
   if (isLoad) {
-    std::vector<int64_t> key{int64_t(bi)};
+    AccessKey key{int64_t(bi)};
     for (Value v : indices)
       key.push_back(keyOf(v));
-    bool fresh = loadKeys.insert(key).second;
+    bool fresh = loadKeys.insert(std::move(key)).second;
     define(op->getResult(0), idxAt + buf.loadLatency,
            carriedBuffers.contains(memref) ? buf.loadLatency : -1);
     if (!fresh)
@@ -334,7 +353,12 @@ void Walker::access(Operation *op, Value memref, ValueRange indices, bool isLoad
   }
   // An address the data computes (a lookup table) may fall in any bank of a
   // partitioning: counted apart, against the ports alone.
-  if (llvm::any_of(indices, [](Value v) { return dataAddress(v); })) {
+  if (llvm::any_of(indices, [&](Value v) {
+        auto [it, fresh] = dataAddresses.try_emplace(v, false);
+        if (fresh)
+          it->second = dataAddress(v);
+        return it->second;
+      })) {
     c.dataAddressed[bi] += 1;
     return;
   }
@@ -348,7 +372,7 @@ void Walker::access(Operation *op, Value memref, ValueRange indices, bool isLoad
     // output of an unrolled loop) is one read once unrolled: Vitis merges
     // them.
     bool exact = llvm::all_of(a.index, [](auto r) { return r.second == 0; });
-    std::vector<int64_t> key{int64_t(bi)};
+    AccessKey key{int64_t(bi)};
     for (auto r : a.index)
       key.push_back(r.first);
     if (!isLoad || !exact || sharedLoads.insert(std::move(key)).second)

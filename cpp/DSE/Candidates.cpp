@@ -432,6 +432,58 @@ std::vector<Point> relaxedIIs(Estimator &estimator, const std::vector<Point> &ke
   return out;
 }
 
+/// The estimate of `base`, with every outer pipeline too large to walk
+/// (ProcessCost::partial) moved down a level, to the loops nested in it,
+/// until the walks fit: the enumeration's unroll and lane choices are then
+/// those of a pipeline the model can count. A whole layer's MACs under one
+/// pixel pipeline would otherwise leave only one-lane points, those of the
+/// pipelines moved inward.
+ProcessCost wholeBase(Estimator &estimator, ProcessConfig &base) {
+  ProcessCost ref = estimator.estimate(base);
+  llvm::DenseMap<Operation *, unsigned> idOf;
+  for (const LoopCost &lc : ref.loops)
+    if (lc.loop)
+      idOf[lc.loop] = lc.id;
+  for (int level = 0; ref.partial && level < 8; ++level) {
+    ProcessConfig moved = base;
+    bool any = false;
+    for (const LoopCost &lc : ref.loops) {
+      if (!lc.pipelined || lc.insidePipeline || !lc.loop)
+        continue;
+      scf::ForOp outer = lc.loop;
+      SmallVector<scf::ForOp> inner;
+      outer.getBody()->walk([&](scf::ForOp loop) {
+        if (loop->getParentOfType<scf::ForOp>() == outer)
+          inner.push_back(loop);
+      });
+      if (inner.empty())
+        continue;
+      moved.loops[lc.id].pipeline = false;
+      moved.loops[lc.id].unroll = 1;
+      for (scf::ForOp loop : inner) {
+        LoopChoice &at = moved.loops[idOf.lookup(loop)];
+        at.pipeline = true;
+        at.ii = 1;
+        at.unroll.reset();
+      }
+      any = true;
+    }
+    if (!any)
+      break;
+    base = std::move(moved);
+    ref = estimator.estimate(base);
+  }
+  return ref;
+}
+
+/// `points` without those whose estimate is partial (a pipelined body too
+/// large to walk, ProcessCost::partial) while any is whole: undercounted,
+/// they would look cheap to the Pareto filter and to the ILP.
+void dropPartial(std::vector<Point> &points) {
+  if (llvm::any_of(points, [](const Point &p) { return !p.cost.partial; }))
+    llvm::erase_if(points, [](const Point &p) { return p.cost.partial; });
+}
+
 /// The offered configurations: lanes within the limit (and the IR's on ports
 /// with explicit lane indices), the Pareto front of each lane assignment,
 /// and the front's port-bound points again with wider ports.
@@ -441,7 +493,7 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
   std::set<unsigned> fixed = fixedLanePorts(process);
   Estimator estimator(process, cost);
   ProcessConfig base = oneLaneBase(process);
-  const ProcessCost ref = estimator.estimate(base);
+  const ProcessCost ref = wholeBase(estimator, base);
   std::vector<Point> all = enumerateConfigurations(estimator, base, ref, options.candidateLimit, options.dspLimit);
   // DSPs for cycles: every outer pipeline with DSPs at a requested II of 2, 4, 8, ...
   // (Vitis shares operators across the II), one lane, nothing unrolled.
@@ -574,6 +626,7 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
   // BRAM: an UltraRAM cannot be initialised by the bitstream. Then the lanes
   // within the limit (and the IR's on fixed ports), and the Pareto filter.
   auto front = [&](std::vector<Point> points) {
+    dropPartial(points);
     for (size_t i = 0, n = points.size(); i < n; ++i) {
       if (llvm::none_of(points[i].cost.buffers,
                         [](const BufferCost &b) { return b.storage == "bram" && !b.rom; }))
@@ -609,10 +662,15 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
       wide.insert(wide.end(), std::make_move_iterator(relaxed.begin()), std::make_move_iterator(relaxed.end()));
     }
   wide.insert(wide.end(), std::make_move_iterator(keptMovers.begin()), std::make_move_iterator(keptMovers.end()));
-  if (wide.empty())
-    return kept;
+  bool widened = !wide.empty();
   kept.insert(kept.end(), std::make_move_iterator(wide.begin()), std::make_move_iterator(wide.end()));
-  return paretoFront(std::move(kept), options.unrollTolerance);
+  dropPartial(kept);
+  // Nothing whole: the walks the enumeration did not start are done (in
+  // part) as the report's estimates are.
+  for (Point &p : kept)
+    if (p.cost.partial)
+      p.cost = cost::estimate(process, p.config, cost);
+  return widened ? paretoFront(std::move(kept), options.unrollTolerance) : kept;
 }
 
 /// The packed process is a copy beside the original, so that its ROMs

@@ -191,6 +191,10 @@ struct ProcessCost {
   llvm::SmallVector<LoopCost> loops;     // by id
   llvm::SmallVector<BufferCost> buffers;
   llvm::SmallVector<std::string> notes;  // ops not in the table, dynamic bounds
+  /// A pipelined body was too large to walk whole (kWalkBudget operations):
+  /// the counts are a part of the real ones, DSPs and cycles too few. The
+  /// DSE offers such a configuration only when it has no other.
+  bool partial = false;
 };
 
 /// The model's answer for `process` under `config` (no IR change).
