@@ -432,6 +432,16 @@ std::vector<Point> relaxedIIs(Estimator &estimator, const std::vector<Point> &ke
   return out;
 }
 
+/// The id of each loop of an estimate, by its op: configurations name
+/// loops by id.
+llvm::DenseMap<Operation *, unsigned> loopIds(const ProcessCost &c) {
+  llvm::DenseMap<Operation *, unsigned> ids;
+  for (const LoopCost &lc : c.loops)
+    if (lc.loop)
+      ids[lc.loop] = lc.id;
+  return ids;
+}
+
 /// The estimate of `base`, with every outer pipeline too large to walk
 /// (ProcessCost::partial) moved down a level, to the loops nested in it,
 /// until the walks fit: the enumeration's unroll and lane choices are then
@@ -440,10 +450,7 @@ std::vector<Point> relaxedIIs(Estimator &estimator, const std::vector<Point> &ke
 /// pipelines moved inward.
 ProcessCost wholeBase(Estimator &estimator, ProcessConfig &base) {
   ProcessCost ref = estimator.estimate(base);
-  llvm::DenseMap<Operation *, unsigned> idOf;
-  for (const LoopCost &lc : ref.loops)
-    if (lc.loop)
-      idOf[lc.loop] = lc.id;
+  llvm::DenseMap<Operation *, unsigned> idOf = loopIds(ref);
   for (int level = 0; ref.partial && level < 8; ++level) {
     ProcessConfig moved = base;
     bool any = false;
@@ -521,10 +528,7 @@ std::vector<Point> offeredCandidates(dfg::ProcessOp process, const Options &opti
   // it (fewer copies of the body: fewer DSPs, more cycles). Loops between the
   // two become sequential and are not unrolled; loops inside the new
   // pipeline are, as always, fully unrolled.
-  llvm::DenseMap<Operation *, unsigned> idOf;
-  for (const LoopCost &lc : ref.loops)
-    if (lc.loop)
-      idOf[lc.loop] = lc.id;
+  llvm::DenseMap<Operation *, unsigned> idOf = loopIds(ref);
   for (const LoopCost &lc : ref.loops) {
     if (!lc.pipelined || lc.insidePipeline)
       continue;
