@@ -434,6 +434,8 @@ public:
     return it == arrival.end() ? 0 : it->second;
   }
   int64_t car(Value v) const {
+    if (carry.empty()) // a pipeline without loop-carried values: no lookup
+      return -1;
     auto it = carry.find(v);
     return it == carry.end() ? -1 : it->second;
   }
@@ -441,13 +443,15 @@ public:
     arrival[v] = a;
     if (c >= 0)
       carry[v] = c;
-    else
+    else if (!carry.empty())
       carry.erase(v);
     maxArrival = std::max(maxArrival, a);
   }
-  int64_t keyOf(Value v) {
-    if (auto k = evalInt(v, known))
-      return *k;
+  int64_t keyOf(Value v) { return keyOf(v, evalInt(v, known)); }
+  /// keyOf with `v`'s value already evaluated.
+  int64_t keyOf(Value v, std::optional<int64_t> value) {
+    if (value)
+      return *value;
     auto [it, inserted] = opaque.try_emplace(v, int64_t(opaque.size()));
     return INT64_MIN / 2 + it->second;
   }

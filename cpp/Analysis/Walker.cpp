@@ -91,7 +91,9 @@ void Walker::walkBlock(Block &block, Counters &c) {
       access(&op, store.getMemRef(), store.getIndices(), false, c);
       continue;
     }
-    if (isa<memref::AllocaOp, memref::GetGlobalOp>(op) || op.hasTrait<OpTrait::ConstantLike>()) {
+    // Constants have no operands; the trait lookup is slow enough to ask last.
+    if (isa<memref::AllocaOp, memref::GetGlobalOp, arith::ConstantOp>(op) ||
+        (op.getNumOperands() == 0 && op.hasTrait<OpTrait::ConstantLike>())) {
       for (Value r : op.getResults())
         define(r, 0, -1);
       continue;
@@ -339,8 +341,8 @@ void Walker::access(Operation *op, Value memref, ValueRange indices, bool isLoad
   buf.accessed = true;
   if (isLoad) {
     AccessKey key{int64_t(bi)};
-    for (Value v : indices)
-      key.push_back(keyOf(v));
+    for (auto [v, value] : llvm::zip_equal(indices, idx))
+      key.push_back(keyOf(v, value));
     bool fresh = loadKeys.insert(std::move(key)).second;
     define(op->getResult(0), idxAt + buf.loadLatency,
            carriedBuffers.contains(memref) ? buf.loadLatency : -1);
@@ -366,8 +368,9 @@ void Walker::access(Operation *op, Value memref, ValueRange indices, bool isLoad
   // index's residue.
   if (m.autoPartition || buf.cyclic) {
     Access a;
-    for (Value v : indices)
-      a.index.push_back(residueOf(v, known, residues, /*index=*/true).value_or(std::make_pair(0, -1)));
+    for (auto [v, value] : llvm::zip_equal(indices, idx))
+      a.index.push_back(value ? std::make_pair(*value, int64_t(0))
+                              : residueOf(v, known, residues, /*index=*/true).value_or(std::make_pair(0, -1)));
     // A load of an address every copy reads (a row buffer read by each
     // output of an unrolled loop) is one read once unrolled: Vitis merges
     // them.
