@@ -236,11 +236,11 @@ fn flow_from(request: &Request, imported: &Imported) -> Result<(), FlowError> {
                 None
             }
             None => {
-                // A large graph's minimisation has a time budget of its own,
-                // as its DSE has: the whole --hls stays within about 30 s.
+                // A large graph's minimisation has a budget of its own, as
+                // its DSE has: the whole --hls stays within about 30 s.
                 let large = figures.solve.as_ref().is_some_and(|s| s.large);
-                let deadline = large.then(|| std::time::Instant::now() + std::time::Duration::from_secs_f64(dse::LARGE_GRAPH_MINIMIZE_SECONDS));
-                simulate(&module, request.minimize_fifos, deadline)?
+                let budget = large.then_some(dse::LARGE_GRAPH_MINIMIZE_SIMULATIONS);
+                simulate(&module, request.minimize_fifos, budget)?
             }
         };
         account_minimised_fifos(&mut figures, request.target.bram18k)?;
@@ -340,9 +340,9 @@ pub fn beyond_simulation_budget(figures: &report::Figures) -> Option<i64> {
 pub fn simulate(
     module: &melior::ir::Module,
     minimize: bool,
-    deadline: Option<std::time::Instant>,
+    budget: Option<usize>,
 ) -> Result<Option<crate::sim::Summary>, FlowError> {
-    let summary = match crate::sim::run(module, minimize, deadline) {
+    let summary = match crate::sim::run(module, minimize, budget) {
         Ok(s) => s,
         Err(e) => {
             log::warn!("{e}; no simulation in the report");

@@ -24,7 +24,7 @@ pub struct Solve {
     pub ilp_seconds: f64,
     pub candidates: usize,
     /// A large graph's DSE (dse::Settings::large_graph_budget): the
-    /// simulation's FIFO minimisation has a deadline too.
+    /// simulation's FIFO minimisation has a budget too.
     pub large: bool,
 }
 
@@ -325,7 +325,7 @@ fn simulation_markdown(out: &mut String, s: &Summary, f: &Figures) {
         if m.unsearched > 0 {
             let _ = writeln!(
                 out,
-                "The minimisation stopped at the large graph's time budget: {} channels keep their starting depths \
+                "The minimisation stopped at the large graph's budget of simulations: {} channels keep their starting depths \
                  (the DSE's, or the unbounded run's peak where smaller).",
                 m.unsearched
             );

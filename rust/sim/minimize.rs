@@ -13,11 +13,11 @@
 //! design with the depths so far, so the final set is one that was
 //! simulated; then once more with every process running one iteration at a
 //! time, as the C simulation does, where channels full in a deadlock get
-//! deeper again. Past a deadline (a large graph's time budget) the channels
-//! not yet searched keep the depths they start from, which the first runs
-//! simulated.
+//! deeper again. Past a budget of simulations (a large graph's, in place of
+//! a time limit: the depths must not depend on the machine's speed) the
+//! channels not yet searched keep the depths they start from, which the
+//! first runs simulated.
 use super::engine::{simulate, Design, Outcome, WaitKind};
-use std::time::Instant;
 
 /// Slack over the unbounded run, in parts per hundred.
 pub const SLACK_PERCENT: u64 = 1;
@@ -36,7 +36,7 @@ pub struct Minimized {
     /// The design with `depths`.
     pub outcome: Outcome,
     pub simulations: usize,
-    /// Channels the deadline left unsearched.
+    /// Channels the budget left unsearched.
     pub unsearched: usize,
 }
 
@@ -86,8 +86,9 @@ fn class_depths(depth: u64, bits: u64) -> Vec<u64> {
 
 /// Least depths for `design`, whose own depths ran as `given`; `lanes[c]`
 /// and `bits[c]` (lanes and bits per element of channel c) price the
-/// depths and order the search, widest words first.
-pub fn minimize(design: &Design, given: &Outcome, lanes: &[u64], bits: &[u64], deadline: Option<Instant>) -> Result<Minimized, Starved> {
+/// depths and order the search, widest words first. With a `budget`, no
+/// channel's search starts once that many simulations have run.
+pub fn minimize(design: &Design, given: &Outcome, lanes: &[u64], bits: &[u64], budget: Option<usize>) -> Result<Minimized, Starved> {
     let mut d = design.clone();
     for c in &mut d.channels {
         c.depth = None;
@@ -130,9 +131,12 @@ pub fn minimize(design: &Design, given: &Outcome, lanes: &[u64], bits: &[u64], d
     let channels = order.len();
     let mut unsearched = 0;
     for (done, c) in order.into_iter().enumerate() {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if budget.is_some_and(|b| simulations >= b) {
             unsearched = channels - done;
-            log::info!("simulator: FIFO minimisation stopped at its deadline; {unsearched} of {channels} channels keep their starting depths");
+            log::info!(
+                "simulator: FIFO minimisation stopped at its budget of {} simulations; {unsearched} of {channels} channels keep their starting depths",
+                budget.unwrap_or(0)
+            );
             break;
         }
         crate::progress::detail(&format!("FIFO minimisation, channel {} of {channels}, {simulations} simulations", done + 1));
@@ -266,19 +270,19 @@ mod tests {
         }
     }
 
-    /// Without a deadline the FIFO gets shallower than the unbounded run's
-    /// peak (the 1% slack lets the source wait); past its deadline nothing
-    /// is searched and the channel keeps its starting depth, the peak, with
-    /// which the design still runs within the bound.
+    /// Without a budget the FIFO gets shallower than the unbounded run's
+    /// peak (the 1% slack lets the source wait); with a budget the start
+    /// already spent nothing is searched and the channel keeps its starting
+    /// depth, the peak, with which the design still runs within the bound.
     #[test]
-    fn a_deadline_leaves_channels_at_their_starting_depths() {
+    fn a_budget_leaves_channels_at_their_starting_depths() {
         let design = bursty();
         let given = simulate(&design);
         let searched = minimize(&design, &given, &[1], &[32], None).expect("runs");
         assert_eq!(searched.unsearched, 0);
         let peak = searched.unbounded.channels[0].peak;
         assert!(searched.depths[0] < peak, "{} vs peak {peak}", searched.depths[0]);
-        let stopped = minimize(&design, &given, &[1], &[32], Some(Instant::now())).expect("runs");
+        let stopped = minimize(&design, &given, &[1], &[32], Some(1)).expect("runs");
         assert_eq!(stopped.unsearched, 1);
         assert_eq!(stopped.depths[0], peak);
         assert!(stopped.outcome.deadlock.is_none() && stopped.outcome.cycles <= stopped.bound);

@@ -125,7 +125,7 @@ pub struct MinimizeSummary {
     pub bits_after: u64,
     pub bram18k_before: u64,
     pub bram18k_after: u64,
-    /// Channels a deadline left at their starting depths.
+    /// Channels the simulation budget left at their starting depths.
     pub unsearched: usize,
 }
 
@@ -184,8 +184,8 @@ fn deadlock_summary(design: &Design, o: &Outcome) -> Option<DeadlockSummary> {
 /// Simulates the design of a dfg module with its channels' depths and, when
 /// `minimize` and it does not deadlock, finds the least depths (not yet
 /// written into the module: see `write_depths`), searching no channel after
-/// `deadline`.
-pub fn run(module: &Module, minimize: bool, deadline: Option<Instant>) -> Result<Summary, SimError> {
+/// once `budget` simulations have run.
+pub fn run(module: &Module, minimize: bool, budget: Option<usize>) -> Result<Summary, SimError> {
     let start = Instant::now();
     let (g, mut design) = prepare(module)?;
     let at_dse = engine::simulate(&design);
@@ -198,7 +198,7 @@ pub fn run(module: &Module, minimize: bool, deadline: Option<Instant>) -> Result
     if minimize && at_dse.deadlock.is_none() {
         let lanes: Vec<u64> = g.channels.iter().map(|c| c.lanes).collect();
         let elem_bits: Vec<u64> = bits.iter().map(|b| b.unwrap_or(32)).collect();
-        match minimize::minimize(&design, &at_dse, &lanes, &elem_bits, deadline) {
+        match minimize::minimize(&design, &at_dse, &lanes, &elem_bits, budget) {
             Ok(m) => {
                 let fifo_bits = |depths: &[u64]| depths.iter().zip(&word_bits).map(|(d, b)| d * b).sum::<u64>();
                 let bram = |depths: &[u64]| {
@@ -339,7 +339,7 @@ pub fn render(graph: &str, s: &Summary, model: Option<&crate::dse::Estimate>) ->
             m.bram18k_after
         );
         if m.unsearched > 0 {
-            let _ = writeln!(out, "FIFO minimisation stopped at its deadline: {} channels keep their starting depths", m.unsearched);
+            let _ = writeln!(out, "FIFO minimisation stopped at its simulation budget: {} channels keep their starting depths", m.unsearched);
         }
     }
     let _ = writeln!(out, "processes (finish, busy, input-starved, output-blocked; model cycles):");
