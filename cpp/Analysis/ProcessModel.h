@@ -447,8 +447,8 @@ public:
       carry.erase(v);
     maxArrival = std::max(maxArrival, a);
   }
-  int64_t keyOf(Value v) { return keyOf(v, evalInt(v, known)); }
-  /// keyOf with `v`'s value already evaluated.
+  /// An index's part of a load key: its `value` (evalInt, which the access
+  /// has already made) or, unknown, an id of `v` that no value can take.
   int64_t keyOf(Value v, std::optional<int64_t> value) {
     if (value)
       return *value;

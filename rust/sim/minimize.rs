@@ -131,12 +131,9 @@ pub fn minimize(design: &Design, given: &Outcome, lanes: &[u64], bits: &[u64], b
     let channels = order.len();
     let mut unsearched = 0;
     for (done, c) in order.into_iter().enumerate() {
-        if budget.is_some_and(|b| simulations >= b) {
+        if let Some(b) = budget.filter(|&b| simulations >= b) {
             unsearched = channels - done;
-            log::info!(
-                "simulator: FIFO minimisation stopped at its budget of {} simulations; {unsearched} of {channels} channels keep their starting depths",
-                budget.unwrap_or(0)
-            );
+            log::info!("simulator: FIFO minimisation stopped at its budget of {b} simulations; {unsearched} of {channels} channels keep their starting depths");
             break;
         }
         crate::progress::detail(&format!("FIFO minimisation, channel {} of {channels}, {simulations} simulations", done + 1));
@@ -271,9 +268,10 @@ mod tests {
     }
 
     /// Without a budget the FIFO gets shallower than the unbounded run's
-    /// peak (the 1% slack lets the source wait); with a budget the start
-    /// already spent nothing is searched and the channel keeps its starting
-    /// depth, the peak, with which the design still runs within the bound.
+    /// peak (the 1% slack lets the source wait); with a budget its first
+    /// simulations have used up, nothing is searched and the channel keeps
+    /// its starting depth, the peak, with which the design still runs within
+    /// the bound.
     #[test]
     fn a_budget_leaves_channels_at_their_starting_depths() {
         let design = bursty();

@@ -183,8 +183,8 @@ fn deadlock_summary(design: &Design, o: &Outcome) -> Option<DeadlockSummary> {
 
 /// Simulates the design of a dfg module with its channels' depths and, when
 /// `minimize` and it does not deadlock, finds the least depths (not yet
-/// written into the module: see `write_depths`), searching no channel after
-/// once `budget` simulations have run.
+/// written into the module: see `write_depths`), searching no channel once
+/// `budget` simulations have run.
 pub fn run(module: &Module, minimize: bool, budget: Option<usize>) -> Result<Summary, SimError> {
     let start = Instant::now();
     let (g, mut design) = prepare(module)?;
