@@ -148,6 +148,8 @@ pub mod ffi {
         objective: String,
         /// Seconds per solve; 0: until proven optimal.
         time_limit: f64,
+        /// LP iterations per solve (a limit the same on every machine); 0: none.
+        lp_iterations: i64,
     }
 
     /// The solver's answer: a candidate index per node, or why none.

@@ -167,7 +167,7 @@ pub struct Cli {
     #[arg(long = "dse-objective", value_name = "OBJECTIVE", value_parser = ["dataflow", "sum"])]
     pub dse_objective: Option<String>,
 
-    /// Seconds the ILP solver may spend per solve (default 60; for a graph of more than 64 processes, what a 20 s budget for the whole DSE leaves after enumerating, at least 5 s; 0: until proven optimal). The report gives the gap left when the limit stops it.
+    /// Seconds the ILP solver may spend per solve (default 60; 0: until proven optimal). A graph of more than 64 processes also stops after a number of LP iterations, so that its design is the same on every machine; this option replaces that limit by the seconds given. The report gives the gap left when a limit stops the solver.
     #[arg(long = "dse-time-limit", value_name = "SECONDS")]
     pub dse_time_limit: Option<f64>,
 
@@ -549,7 +549,7 @@ fn dse_settings(cli: &Cli, target: &crate::board::Target) -> Result<crate::dse::
             return Err(CliError::Usage(format!("'--dse-time-limit' must be a number of seconds (0: no limit), not {t}")));
         }
         settings.time_limit = (t > 0.0).then_some(t);
-        settings.large_graph_budget = None;
+        settings.large_graph_lp_iterations = None;
     }
     if let Some(n) = cli.dse_max_lanes {
         if n == 0 {

@@ -162,7 +162,7 @@ rust::String check_target(rust::Str path) {
 void register_dse_solver() {
   dse::setSolver([](const dse::Problem &problem, const dse::Request &request) {
     DseRequest r{request.dsp, request.bram18k, request.uram, rust::String(request.objective),
-                 request.timeLimit};
+                 request.timeLimit, request.lpIterations};
     DseSolution s = solve_dse(convert(problem), r);
     dse::Solution out;
     out.error = std::string(s.error);
@@ -187,6 +187,7 @@ DseExplored dse_explore(DseSession &session, const DseRequest &request) {
   r.uram = request.uram;
   r.objective = std::string(request.objective);
   r.timeLimit = request.time_limit;
+  r.lpIterations = request.lp_iterations;
   dse::Explored e = session.session->explore(solver, r);
   out.error = e.error;
   out.choice = toRust(std::vector<size_t>(e.solution.choice));

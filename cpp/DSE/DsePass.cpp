@@ -82,6 +82,7 @@ struct DsePass : ming::impl::DseBase<DsePass> {
     request.uram = std::max<int64_t>(0, uram);
     request.objective = objective;
     request.timeLimit = timeLimit;
+    request.lpIterations = std::max<int64_t>(0, lpIterations);
     ming::dse::Explored explored = session->explore(solver, request);
     if (!explored.error.empty()) {
       emitError(loc) << explored.error;

@@ -34,14 +34,12 @@ pub struct Settings {
     /// network's ILP can take minutes to prove, so the flow bounds it by
     /// default and reports the gap (ilp::Solution::status).
     pub time_limit: Option<f64>,
-    /// Seconds the whole DSE of a large graph (more processes than
-    /// kLargeGraph in ming/DSE/Session.h; `DseProblem::large`)
-    /// aims at, in place of `time_limit` (None: `time_limit` there too). The
-    /// ILP gets what enumerating left, at least MIN_ILP_SECONDS: on such a
-    /// graph HiGHS finds its design in seconds and spends the rest on the
-    /// bound (MobileNetV2-0.5 int8 on the zcu104: 31,775 cycles after 9 s,
-    /// the same at its 60 s limit with the gap 3.7% -> 2.7%).
-    pub large_graph_budget: Option<f64>,
+    /// LP iterations per solve of a large graph (more processes than
+    /// kLargeGraph in ming/DSE/Session.h; `DseProblem::large`), besides
+    /// `time_limit` (None: `time_limit` alone). Such an ILP does not prove
+    /// its optimum in minutes, and a limit on work rather than time gives the
+    /// same design on every machine (ilp::Limit).
+    pub large_graph_lp_iterations: Option<i64>,
     /// Most lanes per channel offered.
     pub max_lanes: u32,
     /// Offer processes with their int8 multiplies packed two per DSP too.
@@ -57,7 +55,7 @@ impl Settings {
         Settings {
             objective: Objective::Dataflow,
             time_limit: Some(DEFAULT_TIME_LIMIT),
-            large_graph_budget: Some(LARGE_GRAPH_BUDGET),
+            large_graph_lp_iterations: Some(LARGE_GRAPH_LP_ITERATIONS),
             max_lanes: DEFAULT_MAX_LANES,
             pack_int8: true,
             dsp,
@@ -70,11 +68,10 @@ impl Settings {
 /// Seconds per solve unless --dse-time-limit says otherwise.
 pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
 
-/// Seconds of that budget: with the import, the passes, the simulation
-/// and the writing, a whole --hls of MobileNetV2-0.5 in about 30 s here.
-pub const LARGE_GRAPH_BUDGET: f64 = 20.0;
-/// The least an ILP gets under that budget.
-pub const MIN_ILP_SECONDS: f64 = 5.0;
+/// LP iterations per solve of a large graph. HiGHS finds MobileNetV2-0.5
+/// int8's design on the kv260 in its root node and spends the rest on the
+/// bound: XXX.
+pub const LARGE_GRAPH_LP_ITERATIONS: i64 = 16_000;
 /// Simulations the FIFO minimisation of such a graph may run after its DSE
 /// before it leaves the channels not yet searched at their starting depths
 /// (the widest words are searched first, where the BRAM is). A count, not
@@ -115,7 +112,7 @@ pub struct Outcome {
     pub objective_value: f64,
     pub candidates: usize,
     pub estimate: Estimate,
-    /// The graph was large and its DSE ran under `large_graph_budget`.
+    /// The graph was large and its ILP ran under `large_graph_lp_iterations`.
     pub large: bool,
 }
 
@@ -318,7 +315,8 @@ pub fn problem(p: &ffi::DseProblem, dsp: u32, bram18k: u32, uram: u32) -> Proble
 pub fn solve(p: &ffi::DseProblem, settings: &Settings) -> Result<ilp::Solution, Failure> {
     let count: usize = p.nodes.iter().map(|n| n.candidates.len()).sum();
     crate::progress::detail(&format!("ILP over {count} configurations of {} processes", p.nodes.len()));
-    let solution = ilp::solve(&problem(p, settings.dsp, settings.bram18k, settings.uram), settings.objective, settings.time_limit)
+    let limit = ilp::Limit { seconds: settings.time_limit, lp_iterations: settings.large_graph_lp_iterations };
+    let solution = ilp::solve(&problem(p, settings.dsp, settings.bram18k, settings.uram), settings.objective, limit)
         .map_err(|e| match e {
             DseError::Infeasible { min_dsp, min_bram } => Failure::Infeasible {
                 graph: p.graph.clone(),
@@ -347,6 +345,7 @@ pub fn solve_dse(p: &ffi::DseProblem, request: &ffi::DseRequest) -> ffi::DseSolu
     let settings = Settings {
         objective,
         time_limit: (request.time_limit > 0.0).then_some(request.time_limit),
+        large_graph_lp_iterations: (request.lp_iterations > 0).then_some(request.lp_iterations),
         uram,
         ..Settings::new(dsp, bram18k)
     };
@@ -397,23 +396,20 @@ pub fn run(module: &Module, settings: &Settings, cost: &CostModel) -> Result<Out
             }
         }
     }
-    let time_limit = match settings.large_graph_budget {
-        Some(budget) if p.large => {
-            let left = (budget - start.elapsed().as_secs_f64()).max(MIN_ILP_SECONDS);
-            log::info!(
-                "DSE: {} processes: the ILP may take {left:.1} s per solve, what a {budget} s budget leaves (--dse-time-limit sets a limit, 0 none)",
-                p.nodes.len()
-            );
-            Some(left)
-        }
-        _ => settings.time_limit,
-    };
+    let lp_iterations = settings.large_graph_lp_iterations.filter(|_| p.large);
+    if let Some(n) = lp_iterations {
+        log::info!(
+            "DSE: {} processes: the ILP may take {n} LP iterations per solve (--dse-time-limit sets a limit in seconds instead, 0 none)",
+            p.nodes.len()
+        );
+    }
     let request = ffi::DseRequest {
         dsp: i64::from(settings.dsp),
         bram18k: i64::from(settings.bram18k),
         uram: i64::from(settings.uram),
         objective: objective_name(settings.objective).to_string(),
-        time_limit: time_limit.unwrap_or(0.0),
+        time_limit: settings.time_limit.unwrap_or(0.0),
+        lp_iterations: lp_iterations.unwrap_or(0),
     };
     let explored = ffi::dse_explore(session.pin_mut(), &request);
     if !explored.error.is_empty() {
@@ -455,7 +451,7 @@ pub fn run(module: &Module, settings: &Settings, cost: &CostModel) -> Result<Out
         objective_value: explored.objective,
         candidates: count,
         estimate,
-        large: p.large && settings.large_graph_budget.is_some(),
+        large: lp_iterations.is_some(),
     })
 }
 
@@ -539,17 +535,17 @@ mod tests {
         let g = dfg_problem();
         let p = problem(&g, 10, 6, 0);
         assert_eq!(p.bram_limit, 3.0);
-        let s = ilp::solve(&p, Objective::Dataflow, None).expect("feasible");
+        let s = ilp::solve(&p, Objective::Dataflow, ilp::Limit::default()).expect("feasible");
         // Only the first candidate of b fits 3 BRAM18K.
         assert_eq!(s.choice, vec![0, 0]);
-        let s = ilp::solve(&problem(&g, 10, 7, 0), Objective::Dataflow, None).expect("feasible");
+        let s = ilp::solve(&problem(&g, 10, 7, 0), Objective::Dataflow, ilp::Limit::default()).expect("feasible");
         assert_eq!(s.choice, vec![0, 1]);
     }
 
     #[test]
     fn infeasible_names_limits_with_fifos() {
         let g = dfg_problem();
-        match ilp::solve(&problem(&g, 0, 288, 0), Objective::Dataflow, None) {
+        match ilp::solve(&problem(&g, 0, 288, 0), Objective::Dataflow, ilp::Limit::default()) {
             Err(DseError::Infeasible { min_dsp, min_bram }) => {
                 assert_eq!(min_dsp, 1.0);
                 assert_eq!(min_bram, 2.0);

@@ -23,7 +23,7 @@ pub struct Solve {
     /// HiGHS alone.
     pub ilp_seconds: f64,
     pub candidates: usize,
-    /// A large graph's DSE (dse::Settings::large_graph_budget): the
+    /// A large graph's DSE (dse::Settings::large_graph_lp_iterations): the
     /// simulation's FIFO minimisation has a budget too.
     pub large: bool,
 }

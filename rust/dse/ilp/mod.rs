@@ -68,9 +68,9 @@ pub enum DseError {
     NoCandidates(String),
     /// No choice fits; the smallest limits for which one exists.
     Infeasible { min_dsp: f64, min_bram: f64 },
-    /// The solver found no design within its time limit (seconds) and
-    /// proved none impossible.
-    NoDesignInTime(f64),
+    /// The solver found no design within its limit and proved none
+    /// impossible.
+    NoDesignInTime(Limit),
     /// The solver failed.
     Solver(String),
 }
@@ -84,9 +84,9 @@ impl fmt::Display for DseError {
                 "no design fits the limits; the smallest limits that work are {min_dsp} DSP and \
                  {min_bram} BRAM18K"
             ),
-            DseError::NoDesignInTime(t) => write!(
+            DseError::NoDesignInTime(limit) => write!(
                 f,
-                "ILP solver: no design found within the {t} s time limit, and none proven impossible; a \
+                "ILP solver: no design found within {limit}, and none proven impossible; a \
                  longer --dse-time-limit (0: no limit) lets the solver search further"
             ),
             DseError::Solver(m) => write!(f, "ILP solver: {m}"),
@@ -95,6 +95,35 @@ impl fmt::Display for DseError {
 }
 
 impl std::error::Error for DseError {}
+
+/// How far one solve may go before it stops with its best design and the
+/// gap left (`Solution::status`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Limit {
+    /// Wall-clock seconds; None: no limit.
+    pub seconds: Option<f64>,
+    /// LP iterations over the whole branch and bound; None: no limit. A
+    /// measure of work, not of time: with one thread HiGHS then stops at the
+    /// same point, with the same design, on every machine.
+    pub lp_iterations: Option<i64>,
+}
+
+impl Limit {
+    pub fn seconds(seconds: Option<f64>) -> Self {
+        Limit { seconds, lp_iterations: None }
+    }
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.seconds, self.lp_iterations) {
+            (Some(t), Some(n)) => write!(f, "the {t} s time limit or {n} LP iterations"),
+            (Some(t), None) => write!(f, "the {t} s time limit"),
+            (None, Some(n)) => write!(f, "{n} LP iterations"),
+            (None, None) => write!(f, "no limit"),
+        }
+    }
+}
 
 /// What to minimise in a helper solve (the smallest feasible limits).
 #[derive(Clone, Copy)]
@@ -112,8 +141,8 @@ const MAX_FIGURE: f64 = 1e15;
 /// design (dse::start).
 const START_NODES: usize = 30;
 
-/// Solves `problem` to proven optimality (or until `time_limit` seconds).
-pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -> Result<Solution, DseError> {
+/// Solves `problem` to proven optimality (or until `limit`).
+pub fn solve(problem: &Problem, objective: Objective, limit: Limit) -> Result<Solution, DseError> {
     for node in &problem.graph.nodes {
         if node.candidates.is_empty() {
             return Err(DseError::NoCandidates(node.process.clone()));
@@ -141,7 +170,7 @@ pub fn solve(problem: &Problem, objective: Objective, time_limit: Option<f64>) -
     log::info!("DSE: {} of {before} candidates are dominated by another of their process", before - after);
     let reduced = restrict(problem.graph, &index);
     let kept = Problem { graph: &reduced, ..*problem };
-    let mut solution = solve_undominated(&kept, &shape, objective, time_limit, start)?;
+    let mut solution = solve_undominated(&kept, &shape, objective, limit, start)?;
     solution.choice = solution.choice.iter().zip(&index).map(|(&c, keep)| keep[c]).collect();
     Ok(solution)
 }
@@ -151,7 +180,7 @@ fn solve_undominated(
     problem: &Problem,
     shape: &Shape,
     objective: Objective,
-    time_limit: Option<f64>,
+    limit: Limit,
     start: Instant,
 ) -> Result<Solution, DseError> {
     let limits = (Some(problem.dsp_limit), Some(problem.bram_limit));
@@ -180,10 +209,10 @@ fn solve_undominated(
     // BRAM limit (of any choice when none is), and the least BRAM within the
     // DSP limit (likewise).
     let min = |goal, other: (Option<f64>, Option<f64>)| -> Result<f64, DseError> {
-        if let Some((_, v, _)) = run(problem, shape, goal, other, time_limit, None)? {
+        if let Some((_, v, _)) = run(problem, shape, goal, other, limit, None)? {
             return Ok(v.round());
         }
-        match run(problem, shape, goal, (None, None), time_limit, None)? {
+        match run(problem, shape, goal, (None, None), limit, None)? {
             Some((_, v, _)) => Ok(v.round()),
             None => Err(DseError::Solver("lanes cannot agree on every channel".into())),
         }
@@ -210,8 +239,8 @@ fn solve_undominated(
         least = Some((min_dsp, min_bram));
     }
     let solved = match &first {
-        Some(first) => solve_pruned(problem, shape, objective, time_limit, first),
-        None => run(problem, shape, Goal::Latency(objective), limits, time_limit, None),
+        Some(first) => solve_pruned(problem, shape, objective, limit, first),
+        None => run(problem, shape, Goal::Latency(objective), limits, limit, None),
     };
     match solved {
         Ok(Some((choice, value, status))) => Ok(Solution { choice, objective: value, status, seconds: start.elapsed().as_secs_f64() }),
@@ -241,13 +270,13 @@ fn solve_pruned(
     problem: &Problem,
     shape: &Shape,
     objective: Objective,
-    time_limit: Option<f64>,
+    limit: Limit,
     first: &[usize],
 ) -> Result<Option<(Vec<usize>, f64, String)>, DseError> {
     let limits = (Some(problem.dsp_limit), Some(problem.bram_limit));
     let pruned = latency(problem, shape, first, objective).and_then(|upper| prune(problem, shape, objective, upper, first));
     let Some((graph, index)) = pruned else {
-        return run(problem, shape, Goal::Latency(objective), limits, time_limit, Some(first));
+        return run(problem, shape, Goal::Latency(objective), limits, limit, Some(first));
     };
     let before: usize = problem.graph.nodes.iter().map(|n| n.candidates.len()).sum();
     let after: usize = graph.nodes.iter().map(|n| n.candidates.len()).sum();
@@ -255,7 +284,7 @@ fn solve_pruned(
     let small = Problem { graph: &graph, ..*problem };
     let start: Vec<usize> =
         first.iter().zip(&index).map(|(&c, kept)| kept.iter().position(|&k| k == c).unwrap_or(0)).collect();
-    Ok(run(&small, shape, Goal::Latency(objective), limits, time_limit, Some(&start))?
+    Ok(run(&small, shape, Goal::Latency(objective), limits, limit, Some(&start))?
         .map(|(choice, value, status)| (choice.iter().zip(&index).map(|(&c, kept)| kept[c]).collect(), value, status)))
 }
 
@@ -318,7 +347,7 @@ mod tests {
         // 2 + 460, 300 + 30) = 500. map: A 100, FO 105, T = max(600, 700,
         // 505) = 700: the map is the bottleneck and starts late.
         assert_eq!(evaluate(&p, &[0, 0, 0], Objective::Dataflow), 700.0);
-        let s = solve(&p, Objective::Dataflow, None).expect("feasible");
+        let s = solve(&p, Objective::Dataflow, Limit::default()).expect("feasible");
         assert_eq!(s.objective, 700.0);
     }
 
@@ -340,7 +369,7 @@ mod tests {
         let g = graph(vec![node("src", vec![cand(1000, 10, 0, 0, 1, 1)]), node("window", vec![pixel, row])], vec![edge(0, 1)]);
         let p = limits(&g, 20.0, 10.0);
         assert_eq!(evaluate(&p, &[0, 1], Objective::Dataflow).round(), 1200.0);
-        let s = solve(&p, Objective::Dataflow, None).expect("feasible");
+        let s = solve(&p, Objective::Dataflow, Limit::default()).expect("feasible");
         assert_eq!(s.choice, vec![0, 0]);
         assert_eq!(s.objective, 1020.0);
     }
@@ -395,7 +424,7 @@ mod tests {
         let g = chain();
         for (limit, expect_conv) in [(1248.0, 2), (300.0, 1), (50.0, 0)] {
             let p = limits(&g, limit, 10.0);
-            let s = solve(&p, Objective::Dataflow, None).expect("feasible");
+            let s = solve(&p, Objective::Dataflow, Limit::default()).expect("feasible");
             assert_eq!(s.status, "optimal");
             assert_eq!(s.choice[1], expect_conv, "dsp limit {limit}");
             let best = brute_force(&p, Objective::Dataflow).expect("feasible");
@@ -410,7 +439,7 @@ mod tests {
     fn sum_objective_is_the_papers() {
         let g = chain();
         let p = limits(&g, 1248.0, 10.0);
-        let s = solve(&p, Objective::Sum, None).expect("feasible");
+        let s = solve(&p, Objective::Sum, Limit::default()).expect("feasible");
         let best = brute_force(&p, Objective::Sum).expect("feasible");
         assert!((s.objective - best).abs() < 1e-6);
         assert!((evaluate(&p, &s.choice, Objective::Sum) - best).abs() < 1e-6);
@@ -419,7 +448,7 @@ mod tests {
     #[test]
     fn infeasible_limits_name_the_smallest_that_work() {
         let g = chain();
-        let err = solve(&limits(&g, 10.0, 10.0), Objective::Dataflow, None).expect_err("27 DSPs needed");
+        let err = solve(&limits(&g, 10.0, 10.0), Objective::Dataflow, Limit::default()).expect_err("27 DSPs needed");
         assert_eq!(err, DseError::Infeasible { min_dsp: 27.0, min_bram: 1.0 });
         assert!(err.to_string().contains("27 DSP"));
     }
@@ -430,11 +459,11 @@ mod tests {
     fn costs_beyond_the_ilp_are_an_error() {
         let mut g = chain();
         g.nodes[0].candidates[0].cycles = i64::MAX;
-        let err = solve(&limits(&g, 10.0, 10.0), Objective::Dataflow, None).expect_err("not representable");
+        let err = solve(&limits(&g, 10.0, 10.0), Objective::Dataflow, Limit::default()).expect_err("not representable");
         assert!(err.to_string().contains("beyond what the ILP can represent"), "{err}");
         g.nodes[0].candidates[0].cycles = 1;
         g.nodes[0].candidates[0].bram18k = -(1 << 60);
-        assert!(solve(&limits(&g, 10.0, 10.0), Objective::Sum, None).is_err());
+        assert!(solve(&limits(&g, 10.0, 10.0), Objective::Sum, Limit::default()).is_err());
     }
 
     #[test]
@@ -448,7 +477,7 @@ mod tests {
         );
         let p = limits(&g, 1248.0, 288.0);
         for objective in [Objective::Dataflow, Objective::Sum] {
-            let s = solve(&p, objective, None).expect("feasible");
+            let s = solve(&p, objective, Limit::default()).expect("feasible");
             assert_eq!(s.choice, vec![1, 1], "{objective:?}");
             assert_eq!(s.objective, evaluate(&p, &s.choice, objective));
         }
@@ -463,18 +492,47 @@ mod tests {
         let mut p = limits(&g, 1248.0, 288.0);
         p.uram_limit = 64.0;
         for objective in [Objective::Dataflow, Objective::Sum] {
-            assert_eq!(solve(&p, objective, None).expect("feasible").choice, vec![1], "{objective:?}");
+            assert_eq!(solve(&p, objective, Limit::default()).expect("feasible").choice, vec![1], "{objective:?}");
         }
         // Without BRAM the URAM design is the one that fits.
         p.bram_limit = 0.0;
-        assert_eq!(solve(&p, Objective::Dataflow, None).expect("feasible").choice, vec![0]);
+        assert_eq!(solve(&p, Objective::Dataflow, Limit::default()).expect("feasible").choice, vec![0]);
     }
 
     #[test]
     fn empty_candidate_list_is_an_error() {
         let mut g = chain();
         g.nodes[2].candidates.clear();
-        assert_eq!(solve(&limits(&g, 1248.0, 10.0), Objective::Dataflow, None), Err(DseError::NoCandidates("relu".into())));
+        assert_eq!(solve(&limits(&g, 1248.0, 10.0), Objective::Dataflow, Limit::default()), Err(DseError::NoCandidates("relu".into())));
+    }
+
+    /// A work limit stops the search where it stands, with the best design
+    /// so far (from the start of a graph of 30 processes and more) and the
+    /// gap; without one the same program proves its optimum.
+    #[test]
+    fn a_work_limit_stops_the_search_with_a_design() {
+        // A chain of 40 stages, each trading cycles for DSPs, under a DSP
+        // limit that binds: a knapsack the root LP does not settle.
+        let mut seed = 99u64;
+        let mut rnd = |m: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 33) % m) as i64
+        };
+        let nodes = (0..40)
+            .map(|i| {
+                let candidates = (0..8).map(|k| cand(1000 + rnd(9000) / (k + 1), 1, 1 + k * k + rnd(7), rnd(3), 1, 1)).collect();
+                node(&format!("p{i}"), candidates)
+            })
+            .collect();
+        let g = graph(nodes, (0..39).map(|i| edge(i, i + 1)).collect());
+        let p = limits(&g, 300.0, 10.0);
+        let stopped = solve(&p, Objective::Sum, Limit { seconds: None, lp_iterations: Some(1) }).expect("a design");
+        assert!(stopped.status.starts_with("work limit"), "{}", stopped.status);
+        let dsp: i64 = stopped.choice.iter().zip(&g.nodes).map(|(&c, n)| n.candidates[c].dsp).sum();
+        assert!(dsp <= 300, "{dsp} DSP");
+        let proven = solve(&p, Objective::Sum, Limit::default()).expect("a design");
+        assert_eq!(proven.status, "optimal");
+        assert!(proven.objective <= stopped.objective);
     }
 
     /// Random diamonds and chains against brute force: the ILP is exact.
@@ -531,7 +589,7 @@ mod tests {
             let g = graph(nodes, edges);
             let p = limits(&g, (20 + rnd(60)) as f64, (2 + rnd(8)) as f64);
             for objective in [Objective::Dataflow, Objective::Sum] {
-                match (solve(&p, objective, None), brute_force(&p, objective)) {
+                match (solve(&p, objective, Limit::default()), brute_force(&p, objective)) {
                     (Ok(s), Some(best)) => {
                         let whole = if objective == Objective::Dataflow { whole_cycles(best) } else { best };
                         assert_eq!(s.objective, whole, "round {round}: {:?} evaluates to {}", s.choice, evaluate(&p, &s.choice, objective));
@@ -544,7 +602,7 @@ mod tests {
                 // From a feasible start, over the candidates it leaves.
                 let Some(first) = super::super::start::feasible(&p) else { continue };
                 let shape = Shape::of(&g);
-                match (solve_pruned(&p, &shape, objective, None, &first), brute_force(&p, objective)) {
+                match (solve_pruned(&p, &shape, objective, Limit::default(), &first), brute_force(&p, objective)) {
                     (Ok(Some((choice, value, _))), Some(best)) => {
                         let whole = if objective == Objective::Dataflow { whole_cycles(best) } else { best };
                         assert_eq!(value, whole, "round {round}, pruned: {choice:?}");

@@ -3,20 +3,20 @@
 //! read back from its columns.
 use super::figures::{cycles, whole_cycles};
 use super::program::build;
-use super::{DseError, Goal, Objective, Problem};
+use super::{DseError, Goal, Limit, Objective, Problem};
 use crate::dse::prune::Shape;
 use highs::{HighsModelStatus, Sense};
 
-/// Builds and solves one program under the (DSP, BRAM) limits given: the
-/// choice, the goal's value (for a latency, without the tie-breaking
-/// weights) and the status. `None` means proven infeasible. `shape` holds
-/// the rows' figures of the full candidate lists.
+/// Builds and solves one program under the (DSP, BRAM) limits given, for
+/// at most `limit`: the choice, the goal's value (for a latency, without
+/// the tie-breaking weights) and the status. `None` means proven
+/// infeasible. `shape` holds the rows' figures of the full candidate lists.
 pub(super) fn run(
     problem: &Problem,
     shape: &Shape,
     goal: Goal,
     limits: (Option<f64>, Option<f64>),
-    time_limit: Option<f64>,
+    limit: Limit,
     start: Option<&[usize]>,
 ) -> Result<Option<(Vec<usize>, f64, String)>, DseError> {
     let (pb, index, latency) = build(problem, shape, goal, limits);
@@ -36,16 +36,23 @@ pub(super) fn run(
     model.set_option("threads", 1);
     model.set_option("mip_rel_gap", 0.0);
     model.set_option("mip_abs_gap", 0.0);
-    if let Some(limit) = time_limit {
-        model.set_option("time_limit", limit);
+    if let Some(seconds) = limit.seconds {
+        model.set_option("time_limit", seconds);
     }
-    if crate::progress::active() {
+    // HiGHS has no option for a limit on its work, so the callback stops it:
+    // HiGHS asks it at fixed points of the search whether to go on.
+    let watch = Watch { progress: crate::progress::active(), lp_iterations: limit.lp_iterations.unwrap_or(i64::MAX) };
+    if watch.progress || limit.lp_iterations.is_some() {
         // SAFETY: the pointer is the live HiGHS instance `model` owns; the
-        // callback takes no user data and only reads what HiGHS passes it.
+        // user data is `watch`, which outlives the solve below, and the
+        // callback only reads it.
         unsafe {
-            highs_sys::Highs_setCallback(model.as_mut_ptr(), Some(ilp_progress), std::ptr::null_mut());
+            let user = &watch as *const Watch as *mut std::os::raw::c_void;
+            highs_sys::Highs_setCallback(model.as_mut_ptr(), Some(on_mip), user);
             highs_sys::Highs_startCallback(model.as_mut_ptr(), highs_sys::kHighsCallbackMipInterrupt);
-            highs_sys::Highs_startCallback(model.as_mut_ptr(), highs_sys::kHighsCallbackMipImprovingSolution);
+            if watch.progress {
+                highs_sys::Highs_startCallback(model.as_mut_ptr(), highs_sys::kHighsCallbackMipImprovingSolution);
+            }
         }
     }
     if let Some(start) = start {
@@ -72,12 +79,14 @@ pub(super) fn run(
     let status = match solved.status() {
         HighsModelStatus::Optimal => "optimal".to_string(),
         HighsModelStatus::Infeasible => return Ok(None),
-        HighsModelStatus::ReachedTimeLimit => {
+        stopped @ (HighsModelStatus::ReachedTimeLimit | HighsModelStatus::ReachedInterrupt) => {
+            // Only the callback interrupts, at the work limit.
+            let why = if stopped == HighsModelStatus::ReachedTimeLimit { "time limit" } else { "work limit" };
             let gap = solved.mip_gap();
             if gap.is_finite() {
-                format!("time limit (gap {:.1}%)", gap * 100.0)
+                format!("{why} (gap {:.1}%)", gap * 100.0)
             } else {
-                "time limit".to_string()
+                why.to_string()
             }
         }
         other => return Err(DseError::Solver(format!("status {other:?}"))),
@@ -92,9 +101,10 @@ pub(super) fn run(
             .map(|(i, _)| i)
             .ok_or_else(|| DseError::Solver("empty candidate list".into()))?;
         if values[cols[best]] < 0.5 {
-            return Err(match time_limit {
-                Some(t) => DseError::NoDesignInTime(t),
-                None => DseError::Solver(format!("no design in the solver's answer ({status})")),
+            return Err(if limit == Limit::default() {
+                DseError::Solver(format!("no design in the solver's answer ({status})"))
+            } else {
+                DseError::NoDesignInTime(limit)
             });
         }
         choice.push(best);
@@ -110,18 +120,36 @@ pub(super) fn run(
     Ok(Some((choice, value, status)))
 }
 
-/// HiGHS's branch-and-bound, as the progress display shows it: the best
-/// design found so far (its objective, in cycles for the latency objectives)
-/// and the proven lower bound.
-unsafe extern "C" fn ilp_progress(
-    _kind: std::os::raw::c_int,
+/// What the callback of one solve does.
+struct Watch {
+    /// Show the search on the progress display.
+    progress: bool,
+    /// Interrupt the search once its LP iterations reach this.
+    lp_iterations: i64,
+}
+
+/// HiGHS's branch-and-bound, as the progress display shows it (the best
+/// design found so far, its objective in cycles for the latency objectives,
+/// and the proven lower bound), and the work limit.
+unsafe extern "C" fn on_mip(
+    kind: std::os::raw::c_int,
     _message: *const std::os::raw::c_char,
     out: *const highs_sys::HighsCallbackDataOut,
-    _input: *mut highs_sys::HighsCallbackDataIn,
-    _user: *mut std::os::raw::c_void,
+    input: *mut highs_sys::HighsCallbackDataIn,
+    user: *mut std::os::raw::c_void,
 ) {
-    // SAFETY: HiGHS passes a valid pointer for the duration of the call (or null).
-    let Some(d) = (unsafe { out.as_ref() }) else { return };
+    // SAFETY: HiGHS passes valid pointers for the duration of the call (or
+    // null); `user` is the solve's `Watch` (run above).
+    let (Some(d), Some(watch)) = (unsafe { out.as_ref() }, unsafe { (user as *const Watch).as_ref() }) else { return };
+    if kind == highs_sys::kHighsCallbackMipInterrupt as std::os::raw::c_int && d.mip_total_lp_iterations >= watch.lp_iterations {
+        // SAFETY: as above; HiGHS reads the flag after the call.
+        if let Some(i) = unsafe { input.as_mut() } {
+            i.user_interrupt = 1;
+        }
+    }
+    if !watch.progress {
+        return;
+    }
     let best = if d.mip_primal_bound.is_finite() { format!("{:.0}", d.mip_primal_bound) } else { "none yet".to_string() };
     let bound = if d.mip_dual_bound.is_finite() { format!("{:.0}", d.mip_dual_bound) } else { "-".to_string() };
     let gap = if d.mip_gap.is_finite() { format!(", gap {:.1}%", 100.0 * d.mip_gap) } else { String::new() };

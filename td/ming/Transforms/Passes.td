@@ -37,6 +37,8 @@ def Dse : Pass<"ming-dse", "mlir::ModuleOp"> {
            "Most lanes offered on any channel">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"0",
            "Seconds the solver may spend per solve (0: until proven optimal)">,
+    Option<"lpIterations", "lp-iterations", "int64_t", /*default=*/"0",
+           "LP iterations the solver may spend per solve: stops at the same design on every machine (0: no limit)">,
     Option<"packInt8", "pack-int8", "bool", /*default=*/"true",
            "Also offer processes with their int8 multiplies packed two per DSP (ming-pack-int8)">,
     ListOption<"choice", "choice", "int64_t",

@@ -147,6 +147,7 @@ struct Request {
   int64_t dsp = 0, bram18k = 0, uram = 0;
   std::string objective; // "dataflow" or "sum"
   double timeLimit = 0;  // seconds per solve; 0: until optimal
+  int64_t lpIterations = 0; // LP iterations per solve; 0: no limit
 };
 
 struct Solution {
