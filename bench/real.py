@@ -22,7 +22,7 @@ report's clock, DSP, BRAM18K and URAM, and:
 - the chain floor: a latency no design of ming's structure goes under, and
   the DSP-budget ratio it caps (`chain_floor`, below);
 - compile and ILP seconds, and the DSE's status (`optimal` or the gap left at
-  the time limit).
+  the time limit, or at the work limit of a graph of more than 64 processes).
 Models with float sums (f32, hybrid) get a second row, `+trees`, compiled
 with --reassociate-float (their sums added as balanced trees).
 A model that does not fit shows ming's refusal in the status column.

@@ -68,9 +68,9 @@ impl Settings {
 /// Seconds per solve unless --dse-time-limit says otherwise.
 pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
 
-/// LP iterations per solve of a large graph. HiGHS finds MobileNetV2-0.5
-/// int8's design on the kv260 in its root node and spends the rest on the
-/// bound: XXX.
+/// LP iterations per solve of a large graph. HiGHS spends them in the root
+/// node of MobileNetV2-0.5 int8 (kv260: 40,545 cycles, gap 4.1%), which takes
+/// 15 s here and 22 s beside two other jobs, with the same design.
 pub const LARGE_GRAPH_LP_ITERATIONS: i64 = 16_000;
 /// Simulations the FIFO minimisation of such a graph may run after its DSE
 /// before it leaves the channels not yet searched at their starting depths
