@@ -74,7 +74,7 @@ pub const QUANTIZE_INTEGER_TFLITE: &str = "builtin.module(func.func(ming-quantiz
 
 /// The model preparation scripts, run with the front end's Python from one
 /// directory (prepare_onnx.py imports the others).
-const PREPARE_SCRIPTS: [(&str, &str); 7] = [
+const PREPARE_SCRIPTS: [(&str, &str); 8] = [
     ("prepare_onnx.py", include_str!("prepare_onnx.py")),
     ("onnx_groups.py", include_str!("onnx_groups.py")),
     ("onnx_util.py", include_str!("onnx_util.py")),
@@ -82,6 +82,7 @@ const PREPARE_SCRIPTS: [(&str, &str); 7] = [
     ("onnx_fold.py", include_str!("onnx_fold.py")),
     ("onnx_windows.py", include_str!("onnx_windows.py")),
     ("onnx_resize.py", include_str!("onnx_resize.py")),
+    ("onnx_transposed.py", include_str!("onnx_transposed.py")),
 ];
 
 /// What the user says about the model beyond its path.

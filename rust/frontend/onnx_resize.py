@@ -8,7 +8,7 @@ elements around x. That is a transposed convolution with stride s of the
 input with its borders repeated once (Pad edge), one channel at a time
 (group = C), by the triangle kernel of width 2s (2s - 1 for odd s), whose
 result is cropped by the ConvTranspose's pads; transposed_convs_as_convs
-(onnx_windows.py) then makes it a stride-1 Conv. The importer's own lowering
+(onnx_transposed.py) then makes it a stride-1 Conv. The importer's own lowering
 of Resize gathers by computed index, which cannot stream.
 """
 import functools

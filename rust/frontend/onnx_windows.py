@@ -19,15 +19,11 @@ again until nothing changes.
 - A constant Pad with negative pads becomes Slice, then Pad: the importer
   would fold the crop into a following convolution's padding as if it
   removed padding, not data.
-- ConvTranspose becomes the convolution it is the transpose of: zeros
-  inserted between the input's elements (Reshape, Pad, Reshape), the border
-  padded or cropped, then Conv at stride 1 with the kernel flipped and its
-  channel axes swapped (every output reads a whole window, so it streams as
-  any convolution does, at stride^2 the multiplies of a scatter).
+(ConvTranspose: onnx_transposed.py.)
 """
 import math
 
-from onnx_util import (Emitter, attr, fail, links, need, say, set_attrs, set_nodes, value_shapes, value_types,
+from onnx_util import (Emitter, attr, fail, need, say, set_attrs, set_nodes, value_shapes, value_types,
                        where)
 
 FLT_LOWEST = -3.4028234663852886e38
@@ -397,129 +393,4 @@ def crops_as_slices(model):
         kept = [t for t in graph.initializer if t.name in used or t.name not in inits]
         del graph.initializer[:]
         graph.initializer.extend(kept)
-    return changed
-
-
-def _transposed_geometry(node, spatial, kernel):
-    """Per spatial axis: stride, dilation, and the padding at the start and end
-    of the zero-inserted input (negative: a crop), for the output onnxruntime
-    gives: the explicit pads; or the specification's split of the padding
-    that output_shape or auto_pad asks for (SAME_UPPER's odd one at the end,
-    otherwise at the start), taken as 0 where it would be negative, as
-    onnxruntime does; an output_shape beyond that is filled at the end."""
-    r = len(spatial)
-    strides = list(attr(node, "strides", [1] * r))
-    dilations = list(attr(node, "dilations", [1] * r))
-    extra = list(attr(node, "output_padding", [0] * r))
-    pads = list(attr(node, "pads", [0] * (2 * r)))
-    auto_pad = attr(node, "auto_pad", "NOTSET")
-    wanted = attr(node, "output_shape", None)
-    heads, tails = [], []
-    for i in range(r):
-        reach = (kernel[i] - 1) * dilations[i]
-        inserted = strides[i] * (spatial[i] - 1) + 1
-        full = inserted + reach + extra[i]
-        if wanted or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
-            total = max(0, full - (list(wanted)[-r:][i] if wanted else spatial[i] * strides[i]))
-            start = total // 2 if auto_pad == "SAME_UPPER" else total - total // 2
-            out = list(wanted)[-r:][i] if wanted else full - total
-        else:
-            start, out = pads[i], full - pads[i] - pads[r + i]
-        heads.append(reach - start)
-        tails.append(out - inserted - (reach - start) + reach)
-    return strides, dilations, heads, tails
-
-
-def _transposed_weights(graph, node, inits, producer, consumers, groups):
-    """The Conv kernel of a ConvTranspose's [C, M/g, k...] kernel: [M, C/g, k...]
-    flipped along every spatial axis. A kernel behind a DequantizeLinear (a
-    quantised model) is rewritten under it, its per-channel axis moving to 0:
-    scale j of axis 1 serves output channel j of every group, so the M scales
-    are the M/g repeated once per group."""
-    import numpy as np
-    from onnx import numpy_helper
-    name = node.input[1]
-    dq = producer.get(name)
-    dq = dq if dq is not None and dq.op_type == "DequantizeLinear" else None
-    source = dq.input[0] if dq is not None else name
-    if source not in inits or len(consumers.get(name, [])) != 1 or (
-            dq is not None and len(consumers.get(source, [])) != 1):
-        fail(f"{where(node)}: its kernel is not a constant of its own; ming compiles ConvTranspose as a "
-             f"convolution with the kernel flipped, which needs it")
-    w = numpy_helper.to_array(inits[source])
-    c, mg = w.shape[0], w.shape[1]
-    rest = w.shape[2:]
-    flipped = w.reshape((groups, c // groups, mg) + rest)
-    flipped = np.swapaxes(flipped, 1, 2).reshape((groups * mg, c // groups) + rest)
-    flipped = np.ascontiguousarray(flipped[(slice(None), slice(None)) + (slice(None, None, -1),) * len(rest)])
-    inits[source].CopyFrom(numpy_helper.from_array(flipped, source))
-    if dq is not None:
-        scale = inits.get(dq.input[1])
-        per_channel = scale is not None and numpy_helper.to_array(scale).size > 1
-        if per_channel and attr(dq, "axis", 1) != 1:
-            fail(f"{where(node)}: its kernel's scales are per channel along axis {attr(dq, 'axis', 1)}; "
-                 f"ming compiles ConvTranspose's per-channel scales along axis 1, its output channels")
-        if per_channel:
-            for k in range(1, len(dq.input)):
-                t = numpy_helper.to_array(inits[dq.input[k]])
-                name = dq.input[k] + "_per_output"
-                graph.initializer.append(numpy_helper.from_array(np.tile(t, groups), name))
-                dq.input[k] = name
-            set_attrs(dq, (), axis=0)
-
-
-def transposed_convs_as_convs(model):
-    """ConvTranspose (1-D and 2-D, strides, dilations, pads, output_padding,
-    output_shape, auto_pad, groups) becomes zero insertion, Pad or Slice, and
-    a stride-1 Conv with the flipped kernel."""
-    graph = model.graph
-    inits = {t.name: t for t in graph.initializer}
-    shapes = value_shapes(graph)
-    producer, consumers = links(graph)
-    nodes, changed = [], False
-    for node in list(graph.node):
-        if node.op_type != "ConvTranspose":
-            nodes.append(node)
-            continue
-        shape = shapes.get(node.input[0])
-        if not shape or len(shape) not in (3, 4):
-            fail(f"{where(node)}: ming compiles 1-D and 2-D ConvTranspose with a known input shape")
-        n_, c = shape[0], shape[1]
-        spatial = shape[2:]
-        r = len(spatial)
-        groups = attr(node, "group", 1)
-        weights = shapes.get(node.input[1]) or (list(inits[node.input[1]].dims)
-                                                if node.input[1] in inits else None)
-        if not weights:
-            fail(f"{where(node)}: the shape of its kernel is not known")
-        kernel = list(attr(node, "kernel_shape", weights[2:]))
-        strides, dilations, heads, tails = _transposed_geometry(node, spatial, kernel)
-        _transposed_weights(graph, node, inits, producer, consumers, groups)
-        e = Emitter(graph, nodes, (node.name or node.output[0]) + "_transposed")
-        x = node.input[0]
-        if any(s > 1 for s in strides):
-            # [N, C, H, 1, W, 1] padded to [N, C, H, sh, W, sw]: each element
-            # followed by its zeros, the last ones cropped below.
-            split = [n_, c] + [d for n in spatial for d in (n, 1)]
-            x = e.node("Reshape", [x, e.const(split)])
-            ends = [0, 0] + [d for s in strides for d in (0, s - 1)]
-            x = e.node("Pad", [x, e.const([0] * len(split) + ends)])
-            x = e.node("Reshape", [x, e.const([n_, c] + [n * s for n, s in zip(spatial, strides)])])
-            tails = [t - (s - 1) for t, s in zip(tails, strides)]
-        sizes = [n * s for n, s in zip(spatial, strides)]
-        if min(heads + tails) < 0:
-            starts = [max(0, -h) for h in heads]
-            stops = [n - max(0, -t) for n, t in zip(sizes, tails)]
-            if any(b >= t for b, t in zip(starts, stops)):
-                fail(f"{where(node)}: its pads remove the whole output")
-            x = e.slice(x, starts, stops, list(range(2, 2 + r)))
-        if max(heads + tails) > 0:
-            pads = [0, 0] + [max(0, h) for h in heads] + [0, 0] + [max(0, t) for t in tails]
-            x = e.node("Pad", [x, e.const(pads)])
-        inputs = [x, node.input[1]] + ([node.input[2]] if len(node.input) > 2 and node.input[2] else [])
-        e.node("Conv", inputs, node.output[0], kernel_shape=kernel, dilations=dilations, group=groups,
-               strides=[1] * r, pads=[0] * (2 * r))
-        changed = True
-    if changed:
-        set_nodes(graph, nodes)
     return changed

@@ -23,8 +23,9 @@ front end's Python (the checkout's .venv) before iree-import-onnx.
   importer's lowering of Resize gathers by computed index, which cannot.
   Bilinear Resize by integer factors (half_pixel) becomes an edge Pad and a
   per-channel ConvTranspose (onnx_resize.py).
-- ConvTranspose becomes zero insertion and a stride-1 Conv with the flipped
-  kernel (onnx_windows.py).
+- ConvTranspose becomes a stride-1 Conv per phase of its stride and their
+  interleaving, or zero insertion and a stride-1 Conv with the flipped
+  kernel (onnx_transposed.py).
 - A quantised grouped Conv becomes a Conv per group and a Concat
   (onnx_groups.py), which ming-quantize-integer turns into integers.
 - Reciprocal becomes Div(1, x) (the importer asserts x != 0 in its payload).
@@ -42,9 +43,9 @@ from onnx_fold import fold_batch_norms
 from onnx_groups import groups_as_convs
 from onnx_ops import check_operators
 from onnx_resize import linear_resizes_as_transposed_convs, resize_factors
+from onnx_transposed import transposed_convs_as_convs
 from onnx_util import Emitter, attr, fail, need, say, set_nodes, value_shapes, value_types, where
-from onnx_windows import (canonical_pools, conv_same_pads, crops_as_slices, mirror_pads_as_concats,
-                          transposed_convs_as_convs)
+from onnx_windows import canonical_pools, conv_same_pads, crops_as_slices, mirror_pads_as_concats
 
 TARGET_OPSET = 17
 NEWEST_OPSET = 21

@@ -29,6 +29,8 @@ same name always gives the same bytes. f32 models (float data and weights):
   avgpool_dil      AveragePool 3x3, dilations 2, 2 channels, 8x8 (opset 19)
   pool_ceil_pads   MaxPool 5x6 pads 0,2,1,4 ceil_mode 1, AveragePool 3x3/2 pads 1
                    ceil_mode 1, 5 channels, 9x9 (opset 19)
+  decoder_convt    (ConvTranspose 4x4 stride 2 pad 1, ReLU) x2: 32->16->8,
+                   conv 8->3 3x3, 8x8 -> 32x32
 
 int8 QDQ models: the f32 model of the same stem quantised by onnxruntime's
 quantize_static (QDQ format, int8 activations and weights, int32 bias;
@@ -39,7 +41,7 @@ the fake-quant float arithmetic between into integer hardware
 
   conv_relu_qdq, conv_relu_qdq_pc, cascade_conv_qdq, residual_block_qdq,
   lenet_qdq_pc, depthwise_sep_qdq_pc, strided_pool_qdq, avgpool_qdq,
-  avgpool_same_qdq, clip_relu6_qdq
+  avgpool_same_qdq, clip_relu6_qdq, decoder_convt_qdq_pc
 
 With QUInt8 activations instead (`_qdq_u8`, quantize_static's default;
 weights int8 per tensor): cascade_conv_qdq_u8, residual_block_qdq_u8,
@@ -449,6 +451,19 @@ def upsample_bilinear():
     return b.model([("x", [1, 2, 5, 6])], y, [1, 2, 20, 18])
 
 
+def decoder_convt():
+    """A decoder's learned upsampling, PyTorch's ConvTranspose2d(k=4, s=2,
+    p=1) twice (32 -> 16 -> 8 channels, 8x8 -> 32x32, bias on the first), and
+    a 3x3 convolution to 3 channels: bench/README.md's ConvTranspose row."""
+    b = Builder("decoder_convt", 26)
+    y = "x"
+    for cin, cout, bias in ((32, 16, True), (16, 8, False)):
+        ins = [y, b.weight((cin, cout, 4, 4), cin * 4)] + ([b.weight((cout,), cin * 4)] if bias else [])
+        y = b.node("Relu", [b.node("ConvTranspose", ins, kernel_shape=[4, 4], strides=[2, 2], pads=[1] * 4)])
+    y = b.conv(y, 8, 3, 3)
+    return b.model([("x", [1, 32, 8, 8])], y, [1, 3, 32, 32])
+
+
 def pool_ceil_drop():
     """ceil_mode windows as onnxruntime reads them: a MaxPool whose last
     window would start in the end padding (dropped), then an AveragePool that
@@ -597,7 +612,7 @@ MODELS = {f.__name__: f for f in (conv_relu, cascade_conv, residual_block, linea
                                   classifier_opset11, gap_classifier, conv1d_net, activations, conv_sigmoid,
                                   conv_hardswish, conv_prelu, gemm_softmax, gemm_logsoftmax, more_ops,
                                   avgpool_dil_ceil, avgpool_dil, pool_ceil_pads, fire, shuffle,
-                                  slices, upsample, upsample_linear, upsample_bilinear, pool_ceil_drop,
+                                  slices, upsample, upsample_linear, upsample_bilinear, decoder_convt, pool_ceil_drop,
                                   pad_crop_conv, pad_edge, pad_plain, avgpool_ceil_overhang,
                                   pad_batch_pool, pad_reflect, pool_same_dilated,
                                   conv_same_stride, conv_same_depthwise, pad_wrap_edge)}
@@ -654,7 +669,7 @@ def quantize_model(model, per_channel, activations=(), unsigned=False):
 for _stem, _pc in (("conv_relu", False), ("conv_relu", True), ("cascade_conv", False),
                    ("residual_block", False), ("lenet", True), ("depthwise_sep", True),
                    ("strided_pool", False), ("avgpool", False), ("avgpool_same", False), ("clip_relu6", False),
-                   ("fire", True), ("shuffle", True), ("gap_classifier", True)):
+                   ("fire", True), ("shuffle", True), ("gap_classifier", True), ("decoder_convt", True)):
     MODELS[f"{_stem}_qdq{'_pc' if _pc else ''}"] = (lambda s=_stem, p=_pc: quantized(s, p))
 
 

@@ -7,7 +7,8 @@ elementwise.onnx (one output per elementwise or reducing operator of the
 list that no other test compiles), gemm_bn.onnx (a BatchNormalization after
 a transposed Gemm, and one after a MatMul, which stays), convt.onnx and
 convt1d.onnx and convt_sizes.onnx (ConvTranspose, 2-D and 1-D, sized by
-pads, output_shape or auto_pad), gconv.onnx (a grouped Conv), dwconv2.onnx
+pads, output_shape or auto_pad), convt_dw.onnx (a depthwise 2x upsampling
+ConvTranspose), gconv.onnx (a grouped Conv), dwconv2.onnx
 (a depthwise Conv with a multiplier of 2).
 
     make_operator_models.py DIR
@@ -170,6 +171,15 @@ def main(out):
          nh.from_array(rng.uniform(-0.5, 0.5, (3, 2, 2)).astype(np.float32), "s2"),
          nh.from_array(rng.uniform(-0.5, 0.5, (2, 2, 1)).astype(np.float32), "s3")]),
         os.path.join(out, "convt_sizes.onnx"))
+    # A depthwise ConvTranspose, PyTorch's learned 2x upsampling (k4 s2 p1),
+    # with a bias: grouped, it keeps the inserted zeros.
+    save(h.make_graph(
+        [h.make_node("ConvTranspose", ["x", "d", "db"], ["y"], kernel_shape=[4, 4], strides=[2, 2],
+                     pads=[1, 1, 1, 1], group=4, name="dwup")],
+        "convt_dw", [value("x", [1, 4, 5, 6])], [value("y", [1, 4, 10, 12])],
+        [nh.from_array(rng.uniform(-0.5, 0.5, (4, 1, 4, 4)).astype(np.float32), "d"),
+         nh.from_array(rng.uniform(-0.5, 0.5, (4,)).astype(np.float32), "db")]),
+        os.path.join(out, "convt_dw.onnx"))
     # A depthwise convolution with a multiplier of 2 (Keras'
     # DepthwiseConv2D(depth_multiplier=2)) and ReLU.
     save(h.make_graph(
