@@ -14,7 +14,7 @@ repeated m times instead, and is then depthwise with one output per input
 channel, which the pass takes. Float grouped and depthwise convolutions
 stay as they are (they stream as one process).
 """
-from onnx_util import Emitter, attr, links, say, set_attrs, set_nodes, value_shapes, where
+from onnx_util import Emitter, attr, facts, say, set_attrs, set_nodes, where
 
 
 def _scalar(inits, name):
@@ -50,9 +50,7 @@ def groups_as_convs(model):
     quantised depthwise one with a multiplier a repeat and a depthwise Conv;
     returns whether any did."""
     graph = model.graph
-    inits = {t.name: t for t in graph.initializer}
-    shapes = value_shapes(graph)
-    producer, consumers = links(graph)
+    inits, shapes, producer, consumers = facts(graph)
     nodes, dead, changed = [], set(), False
     for node in list(graph.node):
         groups = attr(node, "group", 1) if node.op_type == "Conv" else 1

@@ -23,7 +23,7 @@ stride (a phase without taps), keep the zeros.
 """
 import math
 
-from onnx_util import Emitter, attr, fail, links, say, set_attrs, set_nodes, value_shapes, where
+from onnx_util import Emitter, attr, facts, fail, say, set_attrs, set_nodes, where
 
 
 def _transposed_geometry(node, spatial, kernel):
@@ -275,9 +275,7 @@ def transposed_convs_as_convs(model):
     their interleaving where it can (module doc), else zero insertion, Pad
     or Slice, and a stride-1 Conv with the flipped kernel."""
     graph = model.graph
-    inits = {t.name: t for t in graph.initializer}
-    shapes = value_shapes(graph)
-    producer, consumers = links(graph)
+    inits, shapes, producer, consumers = facts(graph)
     nodes, dead, changed = [], set(), False
     for node in list(graph.node):
         if node.op_type != "ConvTranspose":

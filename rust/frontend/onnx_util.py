@@ -71,6 +71,13 @@ def links(graph):
     return producer, consumers
 
 
+def facts(graph):
+    """What a rewrite reads of `graph`: its initialisers by name, its values'
+    static shapes, and each value's producer and readers (links)."""
+    producer, consumers = links(graph)
+    return {t.name: t for t in graph.initializer}, value_shapes(graph), producer, consumers
+
+
 def where(node):
     return f"ONNX operator {node.op_type} (node '{node.name or '?'}')"
 

@@ -506,6 +506,15 @@ mod tests {
         assert_eq!(solve(&limits(&g, 1248.0, 10.0), Objective::Dataflow, Limit::default()), Err(DseError::NoCandidates("relu".into())));
     }
 
+    /// Numbers below `m` from a seeded linear congruential generator (the
+    /// random tests repeat exactly).
+    fn lcg(mut seed: u64) -> impl FnMut(u64) -> i64 {
+        move |m| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 33) % m) as i64
+        }
+    }
+
     /// A work limit stops the search where it stands, with the best design
     /// so far (from the start of a graph of 30 processes and more) and the
     /// gap; without one the same program proves its optimum.
@@ -513,11 +522,7 @@ mod tests {
     fn a_work_limit_stops_the_search_with_a_design() {
         // A chain of 40 stages, each trading cycles for DSPs, under a DSP
         // limit that binds: a knapsack the root LP does not settle.
-        let mut seed = 99u64;
-        let mut rnd = |m: u64| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            ((seed >> 33) % m) as i64
-        };
+        let mut rnd = lcg(99);
         let nodes = (0..40)
             .map(|i| {
                 let candidates = (0..8).map(|k| cand(1000 + rnd(9000) / (k + 1), 1, 1 + k * k + rnd(7), rnd(3), 1, 1)).collect();
@@ -538,11 +543,7 @@ mod tests {
     /// Random diamonds and chains against brute force: the ILP is exact.
     #[test]
     fn matches_brute_force_on_random_graphs() {
-        let mut seed = 12345u64;
-        let mut rnd = |m: u64| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            ((seed >> 33) % m) as i64
-        };
+        let mut rnd = lcg(12345);
         for round in 0..40 {
             let n = 3 + rnd(3) as u32;
             let nodes: Vec<DseNode> = (0..n)
