@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The cost model against the cycle-level simulator: one table of the design's
-cycles as each counts them, on every test/e2e/*.mlir kernel (kv260, no flags,
-as the e2e tests run them) and on the MLPerf Tiny models of ../shared/models on
-kv260 and zcu104.
+cycles as each counts them, on every test/e2e/*.mlir kernel and every ONNX
+model of test/onnx/gen_models.py (kv260, no flags, as the e2e tests run them)
+and on the MLPerf Tiny models of ../shared/models on kv260 and zcu104.
 
   .venv/bin/python bench/agreement.py [--ming-opt PATH] [--models DIR]
                                       [--boards kv260,zcu104] [--only SUBSTRING]
@@ -78,6 +78,18 @@ def main():
     jobs = []
     for f in sorted(glob.glob(os.path.join(ROOT, "test", "e2e", "*.mlir"))):
         jobs.append((os.path.basename(f)[:-5], "kv260", f, None))
+    # The ONNX e2e models, written where the projects go.
+    onnx_dir = os.path.join(a.out, "onnx")
+    gen = os.path.join(ROOT, "test", "onnx", "gen_models.py")
+    names = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); import gen_models; "
+                            "print(' '.join(sorted(gen_models.MODELS)))", os.path.dirname(gen)],
+                           capture_output=True, text=True).stdout.split()
+    names = [n for n in names if a.only in n]
+    if names:
+        os.makedirs(onnx_dir, exist_ok=True)
+        subprocess.run([sys.executable, gen, onnx_dir, *names], capture_output=True, text=True)
+    for n in names:
+        jobs.append((n, "kv260", os.path.join(onnx_dir, n + ".onnx"), None))
     for m in MLPERF:
         f = os.path.join(a.models, m + ".tflite")
         if os.path.exists(f):
