@@ -90,6 +90,7 @@ def _transposed_weights(graph, node, inits, producer, consumers, groups):
                 t = numpy_helper.to_array(inits[dq.input[k]])
                 name = dq.input[k] + "_per_output"
                 graph.initializer.append(numpy_helper.from_array(np.tile(t, groups), name))
+                inits[name] = graph.initializer[-1]
                 dq.input[k] = name
             set_attrs(dq, (), axis=0)
 
@@ -146,17 +147,16 @@ def _polyphase(graph, inits, producer, dq, node, e, x, shape, kernel, strides, h
     counts = [-(-o // s) for o, s in zip(outs, strides)]
     w = numpy_helper.to_array(inits[dq.input[0] if dq is not None else node.input[1]])
     m, c = w.shape[0], w.shape[1]
+    bias = node.input[2] if len(node.input) > 2 and node.input[2] else None
     if quantised is None:
         # The bias is added once, after the interleaving: in each phase it
         # would be one stream (the phases' biases are one constant) forked to
         # every phase, which ties the phases to each other's pace.
-        y = _phase_convs(graph, inits, dq, node, e, x, shape, axes, strides, counts)
-        bias = node.input[2] if len(node.input) > 2 and node.input[2] else None
+        y = _phase_convs(graph, w, dq, e, x, shape, axes, strides, counts)
         y = _interleave(e, y, None if bias else node.output[0], n_, m, strides, counts, outs, None)
         if bias:
             e.node("Add", [y, e.node("Reshape", [bias, e.const([1, m] + [1] * r)])], node.output[0])
         return [dq] if dq is not None else []
-    bias = node.input[2] if len(node.input) > 2 and node.input[2] else None
     dqb = producer.get(bias) if bias else None
     dqb = dqb if dqb is not None and dqb.op_type == "DequantizeLinear" else None
     if bias and (dqb.input[0] if dqb is not None else bias) not in inits:
@@ -171,19 +171,13 @@ def _polyphase(graph, inits, producer, dq, node, e, x, shape, kernel, strides, h
     wc = np.zeros((len(phases), m, c) + tuple(size), w.dtype)
     for k, phase in enumerate(phases):
         at = tuple(slice(off - lo, off - lo + t) for (_, off, t), lo in zip(phase, low))
-        taps = w[(slice(None), slice(None)) + tuple(slice(f, None, s) for (f, _, _), s in zip(phase, strides))]
-        wc[(k, slice(None), slice(None)) + at] = taps
+        wc[(k, slice(None), slice(None)) + at] = _taps(w, phase, strides)
     wc = wc.reshape((m * len(phases), c) + tuple(size))
-
-    def constant(name):
-        # (_transposed_weights may have written it after `inits` was read.)
-        t = inits.get(name)
-        return numpy_helper.to_array(t if t is not None else next(i for i in graph.initializer if i.name == name))
 
     def per_output(name):
         """A constant per output channel (M values, or one for all) for the
         Conv's M x phases outputs."""
-        t = constant(name)
+        t = numpy_helper.to_array(inits[name])
         out = e.fresh("c")
         t = np.broadcast_to(t.reshape(1, -1), (len(phases), m))
         graph.initializer.append(numpy_helper.from_array(np.ascontiguousarray(t).reshape(-1), out))
@@ -194,7 +188,7 @@ def _polyphase(graph, inits, producer, dq, node, e, x, shape, kernel, strides, h
         when per channel, are per output channel too (both 1-D, as ONNX
         asks)."""
         params = list(dequantize.input[1:])
-        if constant(params[0]).ndim == 0:
+        if numpy_helper.to_array(inits[params[0]]).ndim == 0:
             return e.node("DequantizeLinear", [values] + params)
         return e.node("DequantizeLinear", [values] + [per_output(i) if i else i for i in params], axis=0)
 
@@ -218,16 +212,21 @@ def _polyphase(graph, inits, producer, dq, node, e, x, shape, kernel, strides, h
     return [n for n in (dq, dqb) if n is not None]
 
 
-def _phase_convs(graph, inits, dq, node, e, x, shape, axes, strides, counts):
-    """One stride-1 Conv per phase, by its own taps and without the bias, on
-    the input cropped or padded to the phase's offsets; the phases
-    concatenated along the channels, phase by phase."""
+def _taps(w, phase, strides):
+    """The taps of the flipped kernel `w` that `phase` reads (_phases)."""
+    return w[(slice(None), slice(None)) + tuple(slice(f, None, s) for (f, _, _), s in zip(phase, strides))]
+
+
+def _phase_convs(graph, w, dq, e, x, shape, axes, strides, counts):
+    """One stride-1 Conv per phase, by its taps of the flipped kernel `w`
+    (behind a copy of `dq` when there is one) and without the bias, on the
+    input cropped or padded to the phase's offsets; the phases concatenated
+    along the channels, phase by phase."""
     import itertools
 
     import numpy as np
     from onnx import numpy_helper
     spatial, r = shape[2:], len(shape) - 2
-    w = numpy_helper.to_array(inits[dq.input[0] if dq is not None else node.input[1]])
     phases = []
     for phase in itertools.product(*axes):
         starts = [max(0, off) for _, off, _ in phase]
@@ -237,9 +236,8 @@ def _phase_convs(graph, inits, dq, node, e, x, shape, axes, strides, counts):
             xa = e.slice(x, starts, stops, list(range(2, 2 + r)))
         pads = [max(0, -off) for _, off, _ in phase] + [
             max(0, off + q + t - 1 - n) for n, (_, off, t), q in zip(spatial, phase, counts)]
-        taps = w[(slice(None), slice(None)) + tuple(slice(f, None, s) for (f, _, _), s in zip(phase, strides))]
         wa = e.fresh("w")
-        graph.initializer.append(numpy_helper.from_array(np.ascontiguousarray(taps), wa))
+        graph.initializer.append(numpy_helper.from_array(np.ascontiguousarray(_taps(w, phase, strides)), wa))
         if dq is not None:
             wa = e.node("DequantizeLinear", [wa] + list(dq.input[1:]), axis=attr(dq, "axis", 1))
         phases.append(e.node("Conv", [xa, wa], kernel_shape=[t for _, _, t in phase], strides=[1] * r,

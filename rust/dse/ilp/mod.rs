@@ -108,12 +108,6 @@ pub struct Limit {
     pub lp_iterations: Option<i64>,
 }
 
-impl Limit {
-    pub fn seconds(seconds: Option<f64>) -> Self {
-        Limit { seconds, lp_iterations: None }
-    }
-}
-
 impl fmt::Display for Limit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.seconds, self.lp_iterations) {
