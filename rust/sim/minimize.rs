@@ -18,6 +18,7 @@
 //! channels not yet searched keep the depths they start from, which the
 //! first runs simulated.
 use super::engine::{simulate, Design, Outcome, WaitKind};
+use super::program::Io;
 
 /// Slack over the unbounded run, in parts per hundred.
 pub const SLACK_PERCENT: u64 = 1;
@@ -211,12 +212,18 @@ pub fn minimize(design: &Design, given: &Outcome, lanes: &[u64], bits: &[u64], b
 
 /// `d` as the C simulation runs it: every slot's pushes at its issue, so no
 /// iteration is in flight to hold elements between a process's pulls and
-/// its pushes.
-fn sequential(d: &Design) -> Design {
+/// its pushes, and each iteration's accesses in program order, a part (its
+/// pulls, then its pushes) at a time (`Io::parts`).
+pub(crate) fn sequential(d: &Design) -> Design {
     let mut s = d.clone();
     for p in &mut s.programs {
         for r in &mut p.runs {
             r.depth = 1;
+            if r.iters.iter().any(|i| !i.parts.is_empty()) {
+                let iters: Vec<Io> = r.iters.iter().flat_map(Io::in_order).collect();
+                r.spread = r.spread.max(iters.len() as u64);
+                r.iters = iters;
+            }
         }
     }
     s
@@ -254,9 +261,9 @@ mod tests {
     fn bursty() -> Design {
         let pace = |ii| Pace { first_delay: 0, delay: ii, depth: 2, ii, spread: 1 };
         let mut src = Program::new("src", vec![Port::Out { lanes: 1 }]);
-        src.push(256, pace(1), &[Io { pulls: vec![], pushes: vec![(0, 1)] }]);
+        src.push(256, pace(1), &[Io { pulls: vec![], pushes: vec![(0, 1)], parts: vec![] }]);
         let mut dst = Program::new("dst", vec![Port::In { lanes: 1 }]);
-        dst.push(256, pace(4), &[Io { pulls: vec![(0, 1)], pushes: vec![] }]);
+        dst.push(256, pace(4), &[Io { pulls: vec![(0, 1)], pushes: vec![], parts: vec![] }]);
         Design {
             programs: vec![src, dst],
             instances: vec![
@@ -284,6 +291,58 @@ mod tests {
         assert_eq!(stopped.unsearched, 1);
         assert_eq!(stopped.depths[0], peak);
         assert!(stopped.outcome.deadlock.is_none() && stopped.outcome.cycles <= stopped.bound);
+    }
+
+    /// A fork writes a bias element to each of two windows per iteration (8
+    /// in all); each window reads one and writes one output, 8 times, in
+    /// one iteration; the join takes all of w1's outputs, then w2's. In the
+    /// C simulation w2 stops at its third write (its output FIFO holds 2),
+    /// its bias FIFO fills, the fork stops after 5 elements and w1 never
+    /// gets its sixth: a deadlock. Taking an iteration's pulls before its
+    /// pushes, w2 would drain its bias and hide it.
+    fn shared_bias(depth: u64) -> Design {
+        let pace = Pace { first_delay: 0, delay: 1, depth: 4, ii: 1, spread: 1 };
+        let mut fork = Program::new("fork", vec![Port::Out { lanes: 1 }, Port::Out { lanes: 1 }]);
+        fork.push(8, pace, &[Io { pulls: vec![], pushes: vec![(0, 1), (1, 1)], parts: vec![] }]);
+        let mut window = Program::new("window", vec![Port::In { lanes: 1 }, Port::Out { lanes: 1 }]);
+        let part = Io { pulls: vec![(0, 1)], pushes: vec![(1, 1)], parts: vec![] };
+        window.push(1, pace, &[Io { pulls: vec![(0, 8)], pushes: vec![(1, 8)], parts: vec![part; 8] }]);
+        let mut join = Program::new("join", vec![Port::In { lanes: 1 }, Port::In { lanes: 1 }]);
+        join.push(8, pace, &[Io { pulls: vec![(0, 1)], pushes: vec![], parts: vec![] }]);
+        join.push(8, pace, &[Io { pulls: vec![(1, 1)], pushes: vec![], parts: vec![] }]);
+        Design {
+            programs: vec![fork, window, join],
+            instances: vec![
+                Instance { name: "fork".into(), program: 0, channels: vec![Some(0), Some(1)] },
+                Instance { name: "w1".into(), program: 1, channels: vec![Some(0), Some(2)] },
+                Instance { name: "w2".into(), program: 1, channels: vec![Some(1), Some(3)] },
+                Instance { name: "join".into(), program: 2, channels: vec![Some(2), Some(3)] },
+            ],
+            channels: ["b1", "b2", "o1", "o2"].iter().map(|n| ChannelSpec { name: n.to_string(), depth: Some(depth) }).collect(),
+        }
+    }
+
+    #[test]
+    fn the_check_as_the_c_simulation_reads_and_writes_in_program_order() {
+        let design = shared_bias(2);
+        let stuck = simulate(&sequential(&design)).deadlock.expect("deadlocks in program order");
+        let waits: Vec<(usize, usize, WaitKind)> = stuck.waiting.iter().map(|w| (w.instance, w.channel, w.kind)).collect();
+        assert!(waits.contains(&(2, 3, WaitKind::Space)), "w2 writing o2: {waits:?}");
+        assert!(waits.contains(&(0, 1, WaitKind::Space)), "the fork writing b2: {waits:?}");
+        // Without the parts (all pulls first) the same depths pass.
+        let mut merged = design.clone();
+        for i in merged.programs.iter_mut().flat_map(|p| p.runs.iter_mut()).flat_map(|r| r.iters.iter_mut()) {
+            i.parts.clear();
+        }
+        assert_eq!(simulate(&sequential(&merged)).deadlock, None);
+        // Minimised, the depths run in program order.
+        let given = simulate(&shared_bias(16));
+        let m = minimize(&shared_bias(16), &given, &[1; 4], &[32; 4], None).expect("runs");
+        let mut check = sequential(&design);
+        for (c, d) in check.channels.iter_mut().zip(&m.depths) {
+            c.depth = Some(*d);
+        }
+        assert_eq!(simulate(&check).deadlock, None, "depths {:?}", m.depths);
     }
 
     #[test]

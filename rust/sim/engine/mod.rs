@@ -126,7 +126,7 @@ mod tests {
     /// `count` slots of one iteration each.
     fn slots(p: &mut Program, count: u64, first_delay: u64, ii: u64, depth: u64, pulls: &[(u32, u32)], pushes: &[(u32, u32)]) {
         let pace = Pace { first_delay, delay: ii, depth, ii, spread: 1 };
-        p.push(count, pace, &[Io { pulls: pulls.to_vec(), pushes: pushes.to_vec() }]);
+        p.push(count, pace, &[Io { pulls: pulls.to_vec(), pushes: pushes.to_vec(), parts: vec![] }]);
     }
     use super::*;
 

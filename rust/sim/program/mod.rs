@@ -54,17 +54,37 @@ impl fmt::Display for ProgramError {
 
 impl std::error::Error for ProgramError {}
 
-/// Elements one iteration pulls and pushes, in program order: (port,
-/// elements), consecutive accesses to one port merged.
+/// Elements one iteration pulls and pushes, each in program order: (port,
+/// elements), consecutive accesses to one port merged. The pipelined engine
+/// takes them so: every pull at the iteration's issue, every push at its
+/// last stage.
+///
+/// `parts` are the same accesses cut before every pull that follows a push,
+/// each part's pulls before its pushes (empty when that is the whole
+/// iteration). The C simulation blocks on each access in program order, so
+/// an iteration that writes an output between two reads of a shared stream
+/// (a window reading a forked bias inside its unrolled output loop) stops
+/// at the write with the second read not taken; the check of the FIFO
+/// depths against it runs the parts one after the other.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Io {
     pub pulls: Vec<(u32, u32)>,
     pub pushes: Vec<(u32, u32)>,
+    pub parts: Vec<Io>,
 }
 
 impl Io {
     pub fn is_empty(&self) -> bool {
         self.pulls.is_empty() && self.pushes.is_empty()
+    }
+
+    /// The iteration as program-ordered parts, each pulling before it pushes.
+    pub fn in_order(&self) -> Vec<Io> {
+        if self.parts.is_empty() {
+            vec![Io { pulls: self.pulls.clone(), pushes: self.pushes.clone(), parts: Vec::new() }]
+        } else {
+            self.parts.clone()
+        }
     }
 }
 

@@ -20,6 +20,18 @@ struct Unfold<'b> {
     /// (port, elements), consecutive accesses to one port merged.
     pulls: Vec<(u32, u32)>,
     pushes: Vec<(u32, u32)>,
+    /// The same accesses cut before each pull that follows a push: the
+    /// parts closed so far and the open one (`Io::parts`).
+    parts: Vec<Io>,
+    part: Io,
+}
+
+/// Adds one access of `port` to `list`, merged with a last access of the same port.
+fn add(list: &mut Vec<(u32, u32)>, port: u32) {
+    match list.last_mut() {
+        Some((q, n)) if *q == port => *n += 1,
+        _ => list.push((port, 1)),
+    }
 }
 
 fn has_if(stmts: &[Stmt]) -> bool {
@@ -76,13 +88,16 @@ impl<'b> Unfold<'b> {
         for s in stmts {
             match s {
                 Stmt::Pull(p) | Stmt::Push(p) => {
-                    let list = match self.body.ports.get(*p as usize) {
-                        Some(Port::Out { .. }) => &mut self.pushes,
-                        _ => &mut self.pulls,
-                    };
-                    match list.last_mut() {
-                        Some((q, n)) if *q == *p => *n += 1,
-                        _ => list.push((*p, 1)),
+                    if matches!(self.body.ports.get(*p as usize), Some(Port::Out { .. })) {
+                        add(&mut self.pushes, *p);
+                        add(&mut self.part.pushes, *p);
+                    } else {
+                        if !self.part.pushes.is_empty() {
+                            let part = std::mem::take(&mut self.part);
+                            self.parts.push(part);
+                        }
+                        add(&mut self.pulls, *p);
+                        add(&mut self.part.pulls, *p);
                     }
                 }
                 Stmt::If { cond, then, otherwise } => {
@@ -109,7 +124,12 @@ impl<'b> Unfold<'b> {
     /// simulation does (a FIFO minimised on the elements read first
     /// deadlocked it).
     fn take_io(&mut self) -> Io {
-        Io { pulls: std::mem::take(&mut self.pulls), pushes: std::mem::take(&mut self.pushes) }
+        let last = std::mem::take(&mut self.part);
+        let mut parts = std::mem::take(&mut self.parts);
+        if !parts.is_empty() {
+            parts.push(last);
+        }
+        Io { pulls: std::mem::take(&mut self.pulls), pushes: std::mem::take(&mut self.pushes), parts }
     }
 
     /// Delay of a pipeline's first slot: II when it continues the previous
@@ -297,6 +317,8 @@ pub fn unfold(body: &Body) -> Result<Program, ProgramError> {
         last_pipeline: None,
         pulls: Vec::new(),
         pushes: Vec::new(),
+        parts: Vec::new(),
+        part: Io::default(),
     };
     u.seq(&body.stmts)?;
     Ok(u.program)
@@ -349,6 +371,15 @@ mod tests {
         let p = unfold(&b).expect("unfolds");
         assert_eq!(p.runs[0].iters[0].pulls, vec![(1, 1), (0, 4)]);
         assert_eq!(p.runs[0].iters[0].pushes, vec![(2, 4)]);
+        // One element in, one out, four times: four parts, the sum in the first.
+        let io = |pulls: Vec<(u32, u32)>| Io { pulls, pushes: vec![(2, 1)], parts: vec![] };
+        let parts = vec![io(vec![(1, 1), (0, 1)]), io(vec![(0, 1)]), io(vec![(0, 1)]), io(vec![(0, 1)])];
+        assert_eq!(p.runs[0].iters[0].parts, parts);
+        // Pulls before pushes are one part, kept whole.
+        b.stmts = vec![lp(0, 0, 3, Timing::Pipelined { ii: 1, depth: 2, unroll: 1 }, vec![Stmt::Pull(1), Stmt::Pull(0), Stmt::Push(2)])];
+        let p = unfold(&b).expect("unfolds");
+        assert!(p.runs[0].iters[0].parts.is_empty());
+        assert_eq!(p.runs[0].iters[0].in_order(), vec![Io { pulls: vec![(1, 1), (0, 1)], pushes: vec![(2, 1)], parts: vec![] }]);
     }
 
     #[test]
