@@ -47,6 +47,9 @@ pub mod ffi {
         /// Per stream input port (as `lanes_in`): cycles after its last
         /// pull; `tail` for a port the list does not name.
         tail_in: Vec<i64>,
+        /// Per stream input port (as `lanes_in`): cycles before its first
+        /// pull; `pre` for a port the list does not name.
+        pre_in: Vec<i64>,
         /// Per stream output port (as `lanes_out`): cycles from the end of
         /// its last pushing pipeline to the process's end; 0 for a port the
         /// list does not name.

@@ -174,6 +174,15 @@ ProcessCost ProcessModel::run() {
         std::optional<int64_t> portLast = findLast(process.getBody().front(), k3, 0);
         tail = portLast ? std::clamp<int64_t>(result.cycles - *portLast, 0, result.cycles)
                         : result.tail;
+        // Its first pull; the first pull of any port where the search
+        // runs out of budget (earlier, so the bound stays a lower one).
+        Known k6;
+        int64_t before = enumBudget;
+        std::optional<int64_t> portFirst = findFirst(process.getBody().front(), k6, 0);
+        result.preIn.push_back(portFirst && enumBudget >= 0
+                                   ? std::clamp<int64_t>(*portFirst, result.pre, result.cycles)
+                                   : result.pre);
+        enumBudget = before;
         int64_t fill = 0, fillAt = 0;
         Known k5;
         // The search's way is the same for every configuration: found once
@@ -217,6 +226,7 @@ ProcessCost ProcessModel::run() {
         }
       }
       if (portPulls.empty()) {
+        result.preIn.push_back(result.pre);
         result.fillElements.push_back(0);
         result.fillTime.push_back(0);
       }

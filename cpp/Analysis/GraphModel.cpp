@@ -84,6 +84,7 @@ GraphCost estimateGraph(dfg::GraphOp graph,
         n.pre = pc->pre;
         n.tail = pc->tail;
         n.tailIn = pc->tailIn;
+        n.preIn = pc->preIn;
         n.trailOut = pc->trailOut;
         n.bursts = pc->bursts;
         n.pullCycles = pc->pullCycles;
@@ -202,12 +203,13 @@ GraphCost estimateGraph(dfg::GraphOp graph,
         ready.push_back(s);
   }
   // Every process starts at 0 (a DATAFLOW region). In topological order:
-  //   arrival  A_v = max over producers q of FO_q (0 for a source),
+  //   arrival  A_v = max over producers q of FO_q (0 for a source; reported,
+  //            each q counting from v's first pull of its port, pre_v,q),
   //   filled   P_v = max over producers q of FO_q + s_v,q (L_q - FO_q), s_v,q
   //            the share of q's output v pulls before its first output,
   //            L_q = T_q - trail_q the end of q's last pipeline pushing to v,
-  //   first    FO_v = max(F_v, A_v + F_v - pre_v, P_v + F_v - fill_v),
-  //   finish   T_v = max(C_v, A_v + C_v - pre_v, P_v + C_v - fill_v,
+  //   first    FO_v = max(F_v, max over q FO_q + F_v - pre_v,q, P_v + F_v - fill_v),
+  //   finish   T_v = max(C_v, max over q FO_q + C_v - pre_v,q, P_v + C_v - fill_v,
   //                      max over producers L_q + tail_v,q,
   //                      max over q's bursts b T_q - lead_b + drain_v,q(b)),
   //            fill_v the time v pulls that last element alone, tail_v,q the
@@ -221,9 +223,17 @@ GraphCost estimateGraph(dfg::GraphOp graph,
     double lastIn = -1, first = double(nc.firstOutput), end = double(nc.cycles);
     int endPred = -1;
     for (auto [q, port] : llvm::zip(pred[v], predPort[v])) {
-      if (arrivalPred[v] < 0 || firstOut[q] > arrival[v]) {
-        arrival[v] = firstOut[q];
-        arrivalPred[v] = q;
+      arrival[v] = std::max(arrival[v], firstOut[q]);
+      // The input through this port waits for q's first output from the
+      // port's first pull on; what comes after shifts with it.
+      double pre = double(port.in < nc.preIn.size() ? nc.preIn[port.in] : nc.pre);
+      if (firstOut[q] + double(nc.firstOutput) - pre > first) {
+        first = firstOut[q] + double(nc.firstOutput) - pre;
+        firstPred[v] = q;
+      }
+      if (firstOut[q] + double(nc.cycles) - pre > end) {
+        end = firstOut[q] + double(nc.cycles) - pre;
+        endPred = q;
       }
       double at = lastInput(v, q, port);
       if (finishPred[v] < 0 || at > lastIn) {
@@ -242,14 +252,6 @@ GraphCost estimateGraph(dfg::GraphOp graph,
           endPred = q;
         }
       }
-    }
-    if (arrivalPred[v] >= 0 && arrival[v] + double(nc.firstOutput - nc.pre) > first) {
-      first = arrival[v] + double(nc.firstOutput - nc.pre);
-      firstPred[v] = arrivalPred[v];
-    }
-    if (arrivalPred[v] >= 0 && arrival[v] + double(nc.cycles - nc.pre) > end) {
-      end = arrival[v] + double(nc.cycles - nc.pre);
-      endPred = arrivalPred[v];
     }
     firstOut[v] = first;
     finish[v] = end;

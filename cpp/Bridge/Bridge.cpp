@@ -90,7 +90,8 @@ static DseProblem convert(const dse::Problem &p) {
     for (const dse::Candidate &c : n.candidates)
       node.candidates.push_back(DseCandidate{c.cycles, c.fill, c.pre, c.tail, c.dsp, c.bram18k, c.uram,
                                              toRust(c.lanesIn), toRust(c.lanesOut),
-                                             toRust(c.tailIn), toRust(c.trailOut), toRust(c.burstOut),
+                                             toRust(c.tailIn), toRust(c.preIn), toRust(c.trailOut),
+                                             toRust(c.burstOut),
                                              toRust(c.burstElements), toRust(c.burstLead),
                                              toRust(c.pullCycles), toRust(c.fillElements),
                                              toRust(c.fillTime), toRust(c.inElements)});

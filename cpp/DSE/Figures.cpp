@@ -99,6 +99,7 @@ Candidate figures(dfg::ProcessOp process, const Point &p) {
   info.pre = c.pre;
   info.tail = c.tail;
   info.tailIn = c.tailIn;
+  info.preIn = c.preIn;
   info.trailOut = c.trailOut;
   for (const cost::Burst &b : c.bursts) {
     info.burstOut.push_back(b.out);

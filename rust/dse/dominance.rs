@@ -12,7 +12,7 @@
 //! stays. Enumeration offers many such (DS-CNN int8 on the KV260: 4,342
 //! candidates, of which 1,632 are dominated), and each is a binary column
 //! HiGHS would branch on.
-use super::ilp::{burst_drain_rate, fill_time, lane, own_share, tail_of, trail_of};
+use super::ilp::{burst_drain_rate, fill_time, lane, own_share, pre_of, tail_of, trail_of};
 use crate::bridge::ffi::{DseCandidate, DseProblem};
 use std::cmp::Ordering;
 
@@ -43,7 +43,7 @@ pub(crate) fn undominated(g: &DseProblem) -> Vec<Vec<usize>> {
 /// Whether `d` is at least as good as `c` in every figure (Less: better in
 /// one at least; Equal: the same in all), None when neither is.
 fn compare(d: &DseCandidate, c: &DseCandidate) -> Option<Ordering> {
-    let ports_in = d.lanes_in.len().max(c.lanes_in.len()).max(d.tail_in.len()).max(c.tail_in.len());
+    let ports_in = [&d.lanes_in, &c.lanes_in, &d.tail_in, &c.tail_in, &d.pre_in, &c.pre_in].iter().map(|l| l.len()).max().unwrap_or(0);
     let ports_out = d.lanes_out.len().max(c.lanes_out.len()).max(d.trail_out.len()).max(c.trail_out.len());
     if (0..ports_in as u32).any(|p| lane(&d.lanes_in, p) != lane(&c.lanes_in, p))
         || (0..ports_out as u32).any(|p| lane(&d.lanes_out, p) != lane(&c.lanes_out, p))
@@ -59,10 +59,10 @@ fn compare(d: &DseCandidate, c: &DseCandidate) -> Option<Ordering> {
         (d.cycles as f64, c.cycles as f64),
         (d.fill as f64, c.fill as f64),
         (d.tail as f64, c.tail as f64),
-        ((d.cycles - d.pre) as f64, (c.cycles - c.pre) as f64),
-        ((d.fill - d.pre) as f64, (c.fill - c.pre) as f64),
     ];
     for p in 0..ports_in as u32 {
+        pairs.push(((d.cycles - pre_of(d, p)) as f64, (c.cycles - pre_of(c, p)) as f64));
+        pairs.push(((d.fill - pre_of(d, p)) as f64, (c.fill - pre_of(c, p)) as f64));
         pairs.push((tail_of(d, p) as f64, tail_of(c, p) as f64));
         pairs.push((burst_drain_rate(d, p), burst_drain_rate(c, p)));
         pairs.push(((d.fill - fill_time(d, p)) as f64, (c.fill - fill_time(c, p)) as f64));

@@ -13,7 +13,7 @@
 //! The rows the ILP builds from whole candidate lists (burst_reach,
 //! fill_share) are computed once on the full problem (`Shape`), so the
 //! pruned program is the same program restricted to fewer columns.
-use super::ilp::{burst_drain, burst_reach, fill_share, fill_time, latency_ceiling, own_share, tail_of, trail_of, Objective, Problem, Reach};
+use super::ilp::{burst_drain, burst_reach, fill_share, fill_time, latency_ceiling, own_share, pre_of, tail_of, trail_of, Objective, Problem, Reach};
 use super::start::topological;
 use crate::bridge::ffi::{DseCandidate, DseProblem};
 
@@ -39,12 +39,12 @@ impl Shape {
 }
 
 /// The fill and finish rows of candidate `c` of node `p` that do not depend
-/// on another node's choice (all but the burst rows), given its first input
-/// at `a`, its producers' first outputs `fo`, and per edge into `p` the end
-/// of its producer's last pushing pipeline `last` (finish - trail): the
+/// on another node's choice (all but the burst rows), given its producers'
+/// first outputs `fo` (each input's arrival, which `p` first pulls `pre_of`
+/// its port after its start) and per edge into `p` the end of its
+/// producer's last pushing pipeline `last` (finish - trail): the
 /// recursion's values for a chosen `c`, and lower bounds when `fo` and
-/// `last` are.
-/// `into` lists the edges into `p`.
+/// `last` are. `into` lists the edges into `p`.
 fn fill_and_finish(
     g: &DseProblem,
     shape: &Shape,
@@ -56,11 +56,14 @@ fn fill_and_finish(
 ) -> (f64, f64) {
     let into = || into.iter().map(|&k| (k, &g.edges[k]));
     debug_assert!(into().all(|(_, e)| e.to as usize == p));
-    let a = into().map(|(_, e)| fo[e.from as usize]).fold(0.0, f64::max);
-    let mut f = (c.fill as f64).max(a + (c.fill - c.pre) as f64);
-    let mut tc = (c.cycles as f64).max(a + (c.cycles - c.pre) as f64);
+    let mut f = c.fill as f64;
+    let mut tc = c.cycles as f64;
     for (k, e) in into() {
         let q = e.from as usize;
+        // The first input through this port, pulled `pre` of the port in.
+        let pre = pre_of(c, e.to_port) as f64;
+        f = f.max(fo[q] + c.fill as f64 - pre);
+        tc = tc.max(fo[q] + c.cycles as f64 - pre);
         let end = last(k);
         tc = tc.max(end + tail_of(c, e.to_port) as f64);
         if let Some(least) = shape.share[k] {

@@ -20,6 +20,13 @@ pub(crate) fn lane(lanes: &[i64], port: u32) -> f64 {
     lanes.get(port as usize).copied().unwrap_or(1).max(1) as f64
 }
 
+/// Cycles of `c` before the first pull of its input port `port` (`pre` for
+/// a port `pre_in` does not name): a Concat reads its second input only
+/// after the whole first, so that input may arrive that much later.
+pub(crate) fn pre_of(c: &DseCandidate, port: u32) -> i64 {
+    c.pre_in.get(port as usize).copied().unwrap_or(c.pre)
+}
+
 /// Cycles of `c` after the last pull of its input port `port` (`tail` for a
 /// port `tail_in` does not name).
 pub(crate) fn tail_of(c: &DseCandidate, port: u32) -> i64 {

@@ -26,7 +26,7 @@ mod solver;
 use super::dominance::{restrict, undominated};
 use super::prune::{latency, prune, Shape};
 use crate::bridge::ffi::DseProblem;
-pub(crate) use figures::{burst_drain, burst_drain_rate, burst_reach, fill_share, fill_time, lane, latency_ceiling, own_share, tail_of, trail_of, Reach};
+pub(crate) use figures::{burst_drain, burst_drain_rate, burst_reach, fill_share, fill_time, lane, latency_ceiling, own_share, pre_of, tail_of, trail_of, Reach};
 use solver::run;
 use std::fmt;
 use std::time::Instant;
@@ -144,7 +144,7 @@ pub fn solve(problem: &Problem, objective: Objective, limit: Limit) -> Result<So
         // HiGHS takes 1e20 and above as infinite and refuses the problem.
         for c in &node.candidates {
             let figures = [c.cycles, c.fill, c.pre, c.tail, c.dsp, c.bram18k, c.uram];
-            if figures.iter().chain(&c.tail_in).chain(&c.trail_out).any(|&v| (v as f64).abs() >= MAX_FIGURE) {
+            if figures.iter().chain(&c.tail_in).chain(&c.pre_in).chain(&c.trail_out).any(|&v| (v as f64).abs() >= MAX_FIGURE) {
                 return Err(DseError::Solver(format!(
                     "process '{}' has a configuration of {} cycles, {} DSP and {} BRAM18K, beyond what the ILP \
                      can represent (at most {MAX_FIGURE:e})",
@@ -556,6 +556,10 @@ mod tests {
                             c.tail = rnd(80);
                             if rnd(2) == 1 {
                                 c.tail_in = (0..2).map(|_| c.tail + rnd(80)).collect();
+                            }
+                            if rnd(2) == 1 {
+                                // A port first pulled later than the process's first pull.
+                                c.pre_in = (0..2).map(|_| c.pre + rnd(c.cycles as u64 - c.pre as u64)).collect();
                             }
                             if rnd(2) == 1 {
                                 c.trail_out = vec![rnd(c.cycles as u64 / 2)];

@@ -2,7 +2,7 @@
 //! candidate per process, the same lanes at both ends of every channel, the
 //! resource limits and, for the dataflow objective, the cost model's graph
 //! latency as linear lower bounds.
-use super::figures::{burst_drain, cycles, fill_time, lane, own_share, resources, tail_of, trail_of};
+use super::figures::{burst_drain, cycles, fill_time, lane, own_share, pre_of, resources, tail_of, trail_of};
 use super::{Goal, Objective, Problem};
 use crate::bridge::ffi::DseCandidate;
 use crate::dse::prune::Shape;
@@ -85,9 +85,10 @@ pub(super) fn build(
     if let Goal::Latency(Objective::Dataflow) = goal {
         // The cost model's recursion (estimateGraph) as lower bounds, each
         // `variable >= candidate constants + another variable`:
-        //   A_to >= FO_from                     (first input of `to`)
-        //   FO_p >= F_p,  FO_p >= A_p + F_p - pre_p
-        //   T_p  >= C_p,  T_p  >= A_p + C_p - pre_p,
+        //   FO_p >= F_p,  T_p >= C_p
+        //   FO_to >= FO_from + F_to - pre_to,  T_to >= FO_from + C_to - pre_to
+        //            (the first input through the edge's port, which `to`
+        //            pulls first `pre` of that port after its start)
         //   T_to >= T_from - trail_from + tail_to (trail of the output port,
         //            tail of the input port the edge feeds)
         //   T_to >= T_o - lead_b + drain_to(b) per burst b of a node o that
@@ -103,7 +104,6 @@ pub(super) fn build(
         let l = pb.add_column(1.0, 0..);
         latency = Some(next);
         let reach = &shape.reach;
-        let a: Vec<_> = nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
         let fo: Vec<_> = nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
         let t: Vec<_> = nodes.iter().map(|_| pb.add_column(0.0, 0..)).collect();
         let chosen = |p: usize, field: &dyn Fn(&DseCandidate) -> i64| -> Vec<_> {
@@ -117,16 +117,18 @@ pub(super) fn build(
                 terms
             };
             pb.add_row(0.., row(fo[p], None, &|c| c.fill));
-            pb.add_row(0.., row(fo[p], Some(a[p]), &|c| c.fill - c.pre));
             pb.add_row(0.., row(t[p], None, &|c| c.cycles));
-            pb.add_row(0.., row(t[p], Some(a[p]), &|c| c.cycles - c.pre));
             pb.add_row(0.., [(l, 1.0), (t[p], -1.0)]);
         }
         for (k, e) in edges.iter().enumerate() {
             let (from, to) = (e.from as usize, e.to as usize);
-            pb.add_row(0.., [(a[to], 1.0), (fo[from], -1.0)]);
-            let mut finish = vec![(t[to], 1.0), (t[from], -1.0)];
             let (port, out) = (e.to_port, e.from_port);
+            for (var, field) in [(fo[to], (|c: &DseCandidate| c.fill) as fn(&DseCandidate) -> i64), (t[to], |c| c.cycles)] {
+                let mut arrival = vec![(var, 1.0), (fo[from], -1.0)];
+                arrival.extend(chosen(to, &|c| field(c) - pre_of(c, port)));
+                pb.add_row(0.., arrival);
+            }
+            let mut finish = vec![(t[to], 1.0), (t[from], -1.0)];
             finish.extend(chosen(to, &|c| tail_of(c, port)));
             finish.extend(chosen(from, &|c| -trail_of(c, out)));
             pb.add_row(0.., finish);

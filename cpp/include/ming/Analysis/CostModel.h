@@ -166,6 +166,11 @@ struct ProcessCost {
   /// compute loop still has its last padded rows to compute after its last
   /// pixel, which `tail` (the last pull of any port) does not see.
   std::vector<int64_t> tailIn;
+  /// Per stream input port: the start to its first dfg.pull (`pre` for a
+  /// port never pulled). An input arriving late delays the process only by
+  /// as much as it reaches that port after this: a Concat reads its second
+  /// input after the whole first.
+  std::vector<int64_t> preIn;
   /// What an output port (ordinal among the stream outputs) pushes after the
   /// last pull of an input port (ordinal among the stream inputs), in
   /// program order (a window's padded last row, all of a matmul's outputs),
@@ -233,6 +238,7 @@ struct NodeCost {
   std::string callee;
   int64_t cycles = 0, firstOutput = 0, pre = 0, tail = 0, dsp = 0, bram18k = 0, uram = 0;
   std::vector<int64_t> tailIn; // ProcessCost::tailIn
+  std::vector<int64_t> preIn;  // ProcessCost::preIn
   std::vector<Burst> bursts;   // ProcessCost::bursts
   std::vector<int64_t> trailOut; // ProcessCost::trailOut
   std::vector<double> pullCycles;

@@ -59,6 +59,9 @@ struct Candidate {
   /// Per stream input port, in argument order: cycles after its last pull
   /// (cost::ProcessCost::tailIn).
   std::vector<int64_t> tailIn;
+  /// Per stream input port: cycles before its first pull
+  /// (cost::ProcessCost::preIn).
+  std::vector<int64_t> preIn;
   /// Per stream output port, in argument order: cycles after the end of its
   /// last pushing pipeline (cost::ProcessCost::trailOut).
   std::vector<int64_t> trailOut;
