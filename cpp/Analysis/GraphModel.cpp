@@ -222,36 +222,30 @@ GraphCost estimateGraph(dfg::GraphOp graph,
     NodeCost &nc = g.nodes[v];
     double lastIn = -1, first = double(nc.firstOutput), end = double(nc.cycles);
     int endPred = -1;
-    for (auto [q, port] : llvm::zip(pred[v], predPort[v])) {
-      arrival[v] = std::max(arrival[v], firstOut[q]);
-      // The input through this port waits for q's first output from the
-      // port's first pull on; what comes after shifts with it.
-      double pre = double(port.in < nc.preIn.size() ? nc.preIn[port.in] : nc.pre);
-      if (firstOut[q] + double(nc.firstOutput) - pre > first) {
-        first = firstOut[q] + double(nc.firstOutput) - pre;
+    // What v does from `offset` on (alone) waits until `at` for an input
+    // from q: its first output and its end shift with it.
+    auto wait = [&](double at, int64_t offset, unsigned q) {
+      if (at + double(nc.firstOutput - offset) > first) {
+        first = at + double(nc.firstOutput - offset);
         firstPred[v] = q;
       }
-      if (firstOut[q] + double(nc.cycles) - pre > end) {
-        end = firstOut[q] + double(nc.cycles) - pre;
+      if (at + double(nc.cycles - offset) > end) {
+        end = at + double(nc.cycles - offset);
         endPred = q;
       }
+    };
+    for (auto [q, port] : llvm::zip(pred[v], predPort[v])) {
+      arrival[v] = std::max(arrival[v], firstOut[q]);
+      // The port's first pull waits for q's first output.
+      wait(firstOut[q], port.in < nc.preIn.size() ? nc.preIn[port.in] : nc.pre, q);
       double at = lastInput(v, q, port);
       if (finishPred[v] < 0 || at > lastIn) {
         lastIn = at;
         finishPred[v] = q;
       }
-      double fill = filled(v, q, port);
-      if (fill >= 0) {
-        int64_t fillTime = nc.fillTime[port.in];
-        if (fill + double(nc.firstOutput - fillTime) > first) {
-          first = fill + double(nc.firstOutput - fillTime);
-          firstPred[v] = q;
-        }
-        if (fill + double(nc.cycles - fillTime) > end) {
-          end = fill + double(nc.cycles - fillTime);
-          endPred = q;
-        }
-      }
+      // The last pull of the fill waits for its element.
+      if (double fill = filled(v, q, port); fill >= 0)
+        wait(fill, nc.fillTime[port.in], q);
     }
     firstOut[v] = first;
     finish[v] = end;

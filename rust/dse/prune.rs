@@ -60,10 +60,10 @@ fn fill_and_finish(
     let mut tc = c.cycles as f64;
     for (k, e) in into() {
         let q = e.from as usize;
-        // The first input through this port, pulled `pre` of the port in.
-        let pre = pre_of(c, e.to_port) as f64;
-        f = f.max(fo[q] + c.fill as f64 - pre);
-        tc = tc.max(fo[q] + c.cycles as f64 - pre);
+        // The port's first pull waits for q's first output.
+        let first = fo[q] - pre_of(c, e.to_port) as f64;
+        f = f.max(first + c.fill as f64);
+        tc = tc.max(first + c.cycles as f64);
         let end = last(k);
         tc = tc.max(end + tail_of(c, e.to_port) as f64);
         if let Some(least) = shape.share[k] {

@@ -214,7 +214,7 @@ pub fn minimize(design: &Design, given: &Outcome, lanes: &[u64], bits: &[u64], b
 /// iteration is in flight to hold elements between a process's pulls and
 /// its pushes, and each iteration's accesses in program order, a part (its
 /// pulls, then its pushes) at a time (`Io::parts`).
-pub(crate) fn sequential(d: &Design) -> Design {
+fn sequential(d: &Design) -> Design {
     let mut s = d.clone();
     for p in &mut s.programs {
         for r in &mut p.runs {

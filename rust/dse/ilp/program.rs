@@ -123,7 +123,9 @@ pub(super) fn build(
         for (k, e) in edges.iter().enumerate() {
             let (from, to) = (e.from as usize, e.to as usize);
             let (port, out) = (e.to_port, e.from_port);
-            for (var, field) in [(fo[to], (|c: &DseCandidate| c.fill) as fn(&DseCandidate) -> i64), (t[to], |c| c.cycles)] {
+            // `to`'s first output and end: what shifts when an input waits.
+            let shifted = [(fo[to], (|c: &DseCandidate| c.fill) as fn(&DseCandidate) -> i64), (t[to], |c| c.cycles)];
+            for (var, field) in shifted {
                 let mut arrival = vec![(var, 1.0), (fo[from], -1.0)];
                 arrival.extend(chosen(to, &|c| field(c) - pre_of(c, port)));
                 pb.add_row(0.., arrival);
@@ -142,7 +144,7 @@ pub(super) fn build(
                 shares.sort_by(f64::total_cmp);
                 shares.dedup_by(|a, b| (*a - *b).abs() < 1e-12);
                 for s in shares {
-                    for (var, field) in [(fo[to], (|c: &DseCandidate| c.fill) as fn(&DseCandidate) -> i64), (t[to], |c| c.cycles)] {
+                    for (var, field) in shifted {
                         let mut row = vec![(var, 1.0), (fo[from], -(1.0 - s)), (t[from], -s)];
                         row.extend(chosen(to, &|c| field(c) - fill_time(c, port)).into_iter().zip(&own).map(
                             |((col, v), &mine)| (col, if mine < s - 1e-12 { v + (s - mine) * shape.ceiling } else { v }),
