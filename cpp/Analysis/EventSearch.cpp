@@ -111,8 +111,7 @@ std::optional<int64_t> ProcessModel::findFirst(Block &block, Known &known, int64
           // simulator's spread, docs/simulator.md).
           if (pullMode)
             return t + j * lc.ii + k * lc.ii / r.unroll;
-          auto off = pushOffset.find(loop);
-          return t + j * lc.ii + (off == pushOffset.end() ? lc.depth : off->second);
+          return t + pushAt(loop, j, k);
         }
         t += lc.cycles;
         continue;
@@ -161,6 +160,20 @@ std::optional<int64_t> ProcessModel::findFirst(Block &block, Known &known, int64
   }
   --enumBudget;
   return std::nullopt;
+}
+
+/// Copy k of a slot of u issues floor(k II / u) into it (the simulator's
+/// spread, docs/simulator.md). What it pushes first waits for that start
+/// (a window pipelining three rows whose first output is in the second row
+/// pushes it a third of the II after the first row's would be) and for
+/// whatever the first copy's push waits for that is not its start (a
+/// value every copy shares), `lag` being the rest.
+int64_t ProcessModel::pushAt(scf::ForOp loop, int64_t j, int64_t k) {
+  const ResolvedLoop &r = resolved[loop];
+  const LoopCost &lc = result.loops[r.id];
+  auto off = pushOffset.find(loop);
+  int64_t first = off == pushOffset.end() ? lc.depth : off->second;
+  return j * lc.ii + std::max(first, k * lc.ii / r.unroll + lc.pushLag);
 }
 
 /// The time of the last event in `block` started at `t`: findFirst walking
@@ -277,10 +290,7 @@ bool ProcessModel::burstAfterLastPull(Block &block, Known &known, int64_t t,
         std::optional<int64_t> at = slot;
         int64_t from = start;
         if (!slot && r.pipelined) {
-          const LoopCost &lc = result.loops[r.id];
-          auto off = pushOffset.find(loop);
-          at = start + j * lc.ii + k * lc.ii / r.unroll +
-               (off == pushOffset.end() ? lc.depth : off->second);
+          at = start + pushAt(loop, j, k);
         } else if (!slot) {
           from = seqStarts.empty() ? start + j * body + k * copy : seqStarts[n];
         }

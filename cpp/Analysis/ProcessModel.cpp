@@ -331,6 +331,8 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
     result.partial |= timing.exhausted;
     lc.depth = std::max<int64_t>(1, timing.depth);
     firstEvent = timing.firstEvent;
+    if (timing.lag)
+      lc.pushLag = std::max<int64_t>(0, *timing.lag);
   }
   int64_t iters = ceilDiv(r.bounds.trip, r.unroll);
   // The last iteration still needs its port and memory accesses' cycles (a
@@ -389,11 +391,14 @@ SlotTiming ProcessModel::slotTiming(scf::ForOp loop, int64_t ii) {
       starts.late = late.maxArrival >= kLateStart ? std::optional<int64_t>(late.maxArrival - kLateStart)
                                                   : std::nullopt;
       starts.firstEvent = first.firstEvent;
+      if (late.copyEvent && *late.copyEvent >= kLateStart)
+        starts.lag = *late.copyEvent - kLateStart;
     }
     if (starts.usable) {
       int64_t start = (r.unroll - 1) * ii / r.unroll;
       timing->depth = starts.late ? std::max(starts.atZero, start + *starts.late) : starts.atZero;
       timing->firstEvent = starts.firstEvent;
+      timing->lag = starts.lag;
       timing->exhausted = starts.exhausted;
       return *timing;
     }
@@ -403,6 +408,10 @@ SlotTiming ProcessModel::slotTiming(scf::ForOp loop, int64_t ii) {
     if (!carried && k > 0 && k < r.unroll - 1)
       k = r.unroll - 1;
     walkCopy(loop, w, k * ii / r.unroll);
+    // The last copy's first push less its start: exact where its start
+    // decides it, else at most firstEvent.
+    if (k == r.unroll - 1 && w.copyEvent)
+      timing->lag = *w.copyEvent - k * ii / r.unroll;
   }
   timing->depth = w.maxArrival;
   timing->firstEvent = w.firstEvent;
@@ -417,6 +426,7 @@ void ProcessModel::walkCopy(scf::ForOp loop, Walker &w, int64_t start) {
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   w.loadKeys.clear();
   w.opaque.clear();
+  w.copyEvent.reset();
   w.pullBase = start;
   w.define(loop.getInductionVar(), w.pullBase, -1);
   for (auto [j, iterArg] : llvm::enumerate(loop.getRegionIterArgs()))

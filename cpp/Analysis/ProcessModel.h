@@ -218,6 +218,9 @@ struct WalkSummary {
 struct SlotTiming {
   int64_t depth = 0;
   std::optional<int64_t> firstEvent;
+  /// Copy k's first push is max(firstEvent, k II / unroll + lag): lag is
+  /// the part of it that waits for the copy's start (unset: none does).
+  std::optional<int64_t> lag;
   bool exhausted = false; // out of budget: a part of the copies timed
 };
 
@@ -232,6 +235,7 @@ struct SlotStarts {
   int64_t atZero = 0;
   std::optional<int64_t> late;
   std::optional<int64_t> firstEvent;
+  std::optional<int64_t> lag; // the late copy's first event less its start
 };
 
 /// A start later than any arrival in a body, for SlotStarts.
@@ -322,6 +326,9 @@ private:
   // `events` (pushes and sink stores, or pulls with `pullMode`).
   std::optional<int64_t> findFirst(Block &block, Known &known, int64_t t);
   std::optional<int64_t> findLast(Block &block, Known &known, int64_t t);
+  /// Cycles from the start of a pipelined loop to the pushes of copy `k`
+  /// of its slot `j`.
+  int64_t pushAt(scf::ForOp loop, int64_t j, int64_t k);
   bool reaches(Block &block, Known &known);
   // What a process pushes after its last pull of one port (the pulls are
   // `events`): the elements on the output whose holders are `pushes`.
@@ -413,6 +420,7 @@ public:
   llvm::DenseSet<Value> carriedBuffers;
   int64_t memoryChain = 0;
   std::optional<int64_t> firstEvent;     // arrival of the first push / sink store
+  std::optional<int64_t> copyEvent;      // the same in the copy being walked
   int64_t pullBase = 0;                  // start of the unrolled copy being walked
   /// The loop-carried values the last walked copy yields (ProcessModel::walkCopy).
   SmallVector<int64_t> copyArr, copyCar;
@@ -463,6 +471,8 @@ private:
   void event(int64_t at) {
     if (!firstEvent || at < *firstEvent)
       firstEvent = at;
+    if (!copyEvent || at < *copyEvent)
+      copyEvent = at;
   }
 };
 
