@@ -171,9 +171,9 @@ std::optional<int64_t> ProcessModel::findFirst(Block &block, Known &known, int64
 int64_t ProcessModel::pushAt(scf::ForOp loop, int64_t j, int64_t k) {
   const ResolvedLoop &r = resolved[loop];
   const LoopCost &lc = result.loops[r.id];
-  auto off = pushOffset.find(loop);
-  int64_t first = off == pushOffset.end() ? lc.depth : off->second;
-  return j * lc.ii + std::max(first, k * lc.ii / r.unroll + lc.pushLag);
+  auto it = pushTiming.find(loop);
+  PushTiming p = it == pushTiming.end() ? PushTiming{} : it->second;
+  return j * lc.ii + std::max(p.first.value_or(lc.depth), k * lc.ii / r.unroll + p.lag);
 }
 
 /// The time of the last event in `block` started at `t`: findFirst walking

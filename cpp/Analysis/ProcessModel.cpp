@@ -326,13 +326,13 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
   raise(lc.iiMemory, memWhy);
   lc.depth = std::max<int64_t>(1, sum->maxArrival);
   std::optional<int64_t> firstEvent = sum->firstEvent;
+  int64_t lag = 0;
   if (r.unroll > 1 && lc.ii > 1 && !sum->exhausted) {
     SlotTiming timing = slotTiming(loop, lc.ii);
     result.partial |= timing.exhausted;
     lc.depth = std::max<int64_t>(1, timing.depth);
     firstEvent = timing.firstEvent;
-    if (timing.lag)
-      lc.pushLag = std::max<int64_t>(0, *timing.lag);
+    lag = std::max<int64_t>(0, timing.lag.value_or(0));
   }
   int64_t iters = ceilDiv(r.bounds.trip, r.unroll);
   // The last iteration still needs its port and memory accesses' cycles (a
@@ -345,8 +345,7 @@ void ProcessModel::pipelineCost(scf::ForOp loop, LoopCost &lc) {
     int64_t units = options.shareAcrossII ? ceilDiv(v.first, lc.ii) : v.first;
     lc.dsp += units * v.second;
   }
-  if (firstEvent)
-    pushOffset[loop] = *firstEvent;
+  pushTiming[loop] = {firstEvent, lag};
 }
 
 /// The depth and first push of a pipelined body whose copies start where the

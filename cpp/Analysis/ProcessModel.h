@@ -365,7 +365,13 @@ private:
   llvm::DenseMap<Operation *, int64_t> opCycles;     // memo: one execution of a loop / if
   llvm::DenseMap<Block *, int64_t> straightCycles;   // critical path of a block's straight-line ops
   llvm::DenseMap<Operation *, bool> uneven;          // memo of unevenLoop
-  llvm::DenseMap<Operation *, int64_t> pushOffset;   // pipelined loop -> cycles to its first event
+  /// A pipelined loop's pushes (pushAt): its first copy's first event
+  /// (unset: at the loop's depth) and the lag of a later copy's.
+  struct PushTiming {
+    std::optional<int64_t> first;
+    int64_t lag = 0;
+  };
+  llvm::DenseMap<Operation *, PushTiming> pushTiming;
   llvm::DenseSet<Operation *> eventAncestors;        // ops holding a push (or sink store)
   llvm::DenseSet<Operation *> pullAncestors;         // ops holding a pull
   const llvm::DenseSet<Operation *> *events = &eventAncestors;

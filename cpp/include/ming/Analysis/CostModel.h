@@ -118,10 +118,6 @@ struct LoopCost {
   // Pipelined loops only:
   int64_t ii = 0, depth = 0, iiRequested = 1, iiRecurrence = 0, iiPorts = 0,
           iiMemory = 0, dsp = 0;
-  /// Copy k of an unrolled slot pushes first at max(the first copy's first
-  /// push, k II / unroll + pushLag) into the slot (0: nothing it pushes
-  /// waits for the copy's start).
-  int64_t pushLag = 0;
   std::string iiLimiter;        // what sets II ("request", "recurrence", "port arg1", ...)
   std::map<std::string, int64_t> opCounts;  // per iteration, by OpCost::kind
   std::map<unsigned, int64_t> portAccesses; // per iteration, by argument
@@ -197,7 +193,7 @@ struct ProcessCost {
   /// pace the producer outputs, not at the process's own.
   std::vector<int64_t> fillElements, fillTime, inElements;
   int64_t dsp = 0, bram18k = 0, uram = 0;
-  llvm::SmallVector<LoopCost, 1> loops;  // by id
+  llvm::SmallVector<LoopCost> loops;     // by id
   llvm::SmallVector<BufferCost> buffers;
   llvm::SmallVector<std::string> notes;  // ops not in the table, dynamic bounds
   /// A pipelined body was too large to walk whole (kWalkBudget operations):
