@@ -188,7 +188,8 @@ ProcessCost ProcessModel::run() {
         // The search's way is the same for every configuration: found once
         // per port, then only timed.
         const FillPath *path = nullptr;
-        std::pair<int64_t, std::vector<unsigned>> fillKey{eventSet, pipelinedIds};
+        std::tuple<int64_t, std::vector<unsigned>, std::vector<int64_t>> fillKey{eventSet, pipelinedIds,
+                                                                                 outputLanes()};
         if (cache)
           if (auto it = cache->fills.find(fillKey); it != cache->fills.end())
             path = &it->second;
@@ -202,6 +203,7 @@ ProcessCost ProcessModel::run() {
           int64_t budget = enumBudget;
           fillStack.clear();
           fillLast.clear();
+          fillPushed.clear();
           met = fillBeforeFirstPush(process.getBody().front(), k5, 0, anyPush, fill, fillAt);
           // Set when the budget ran out inside a pipeline iteration.
           fillFinishing = false;

@@ -111,7 +111,9 @@ std::optional<int64_t> ProcessModel::findFirst(Block &block, Known &known, int64
           // simulator's spread, docs/simulator.md).
           if (pullMode)
             return t + j * lc.ii + k * lc.ii / r.unroll;
-          return t + pushAt(loop, j, k);
+          int64_t w = firstWordIteration(loop, known, *n, last);
+          known.erase(iv);
+          return t + pushAt(loop, w / r.unroll, w % r.unroll);
         }
         t += lc.cycles;
         continue;
@@ -160,6 +162,128 @@ std::optional<int64_t> ProcessModel::findFirst(Block &block, Known &known, int64
   }
   --enumBudget;
   return std::nullopt;
+}
+
+/// The output ports pushed in the loop that holds `push` (its outermost
+/// pipelined loop, else its own loop): a fork sends its first words on
+/// every port before its consumers all have one, and a word of the widest
+/// port is what the last of them waits for.
+ArrayRef<unsigned> ProcessModel::wordPorts(Operation *push) {
+  auto [it, fresh] = pushPorts.try_emplace(push);
+  if (!fresh)
+    return it->second;
+  Operation *scope = push->getParentOfType<scf::ForOp>();
+  for (Operation *op = scope; op && op != process.getOperation(); op = op->getParentOp())
+    if (auto loop = dyn_cast<scf::ForOp>(op); loop && resolved.count(loop) && resolved[loop].pipelined)
+      scope = loop;
+  llvm::SmallVector<unsigned> ports;
+  auto add = [&](dfg::PushOp p) {
+    if (std::optional<unsigned> arg = portArg(p.getPort()); arg && !llvm::is_contained(ports, *arg))
+      ports.push_back(*arg);
+  };
+  if (scope)
+    scope->walk(add);
+  else if (auto p = dyn_cast<dfg::PushOp>(push))
+    add(p);
+  return pushPorts[push] = std::move(ports);
+}
+
+bool ProcessModel::completesWord(Operation &op, llvm::DenseMap<unsigned, int64_t> &pushed) {
+  auto push = dyn_cast<dfg::PushOp>(op);
+  if (!push)
+    return true;
+  std::optional<unsigned> arg = portArg(push.getPort());
+  if (!arg)
+    return true;
+  ++pushed[*arg];
+  return llvm::all_of(wordPorts(&op), [&](unsigned port) { return pushed.lookup(port) >= streamLanes(port); });
+}
+
+std::vector<int64_t> ProcessModel::outputLanes() {
+  std::vector<int64_t> lanes;
+  for (BlockArgument arg : process.getArguments())
+    if (isa<dfg::OutputType>(arg.getType()))
+      lanes.push_back(streamLanes(arg.getArgNumber()));
+  return lanes;
+}
+
+/// The pushes of `block` in program order, the loops in it walked iteration
+/// by iteration: whether one completes a word (or the budget ran out).
+bool ProcessModel::countPushes(Block &block, Known &known, llvm::DenseMap<unsigned, int64_t> &pushed) {
+  for (Operation &op : block.without_terminator()) {
+    if (!events->contains(&op))
+      continue;
+    if (--enumBudget < 0)
+      return true;
+    if (isEvent(op)) {
+      if (completesWord(op, pushed))
+        return true;
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      Bounds b = resolved[loop].bounds;
+      Value iv = loop.getInductionVar();
+      for (int64_t n = 0; n < b.trip; ++n) {
+        known[iv] = b.lb + n * b.step;
+        if (countPushes(*loop.getBody(), known, pushed)) {
+          known.erase(iv);
+          return true;
+        }
+      }
+      known.erase(iv);
+      continue;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      if (Block *taken = takenBranch(ifOp, known))
+        if (countPushes(*taken, known, pushed))
+          return true;
+  }
+  return false;
+}
+
+/// The simulator moves an L-lane word when its L-th element is pushed: a
+/// map taking 44 elements an iteration in 4-lane words and pushing 11-lane
+/// words sends its first word with the 11th copy, not the first. A word
+/// not whole by the loop's end is taken at the loop's last pushing
+/// iteration (the rest of it comes later, in code the search left).
+int64_t ProcessModel::firstWordIteration(scf::ForOp loop, Known &known, int64_t n, int64_t last) {
+  std::vector<int64_t> lanes = outputLanes();
+  if (llvm::all_of(lanes, [](int64_t l) { return l <= 1; }))
+    return n;
+  Value iv = loop.getInductionVar();
+  known.erase(iv);
+  std::vector<std::pair<void *, int64_t>> ivs;
+  for (auto &[v, x] : known)
+    ivs.push_back({v.getAsOpaquePointer(), x});
+  llvm::sort(ivs);
+  auto key = std::make_tuple(loop.getOperation(), eventSet, n, std::move(lanes), std::move(ivs));
+  if (cache)
+    if (auto it = cache->firstWords.find(key); it != cache->firstWords.end())
+      return it->second;
+  int64_t budget = enumBudget;
+  Bounds b = resolved[loop].bounds;
+  llvm::DenseMap<unsigned, int64_t> pushed;
+  int64_t pushing = n, found = -1;
+  for (int64_t m = n; m <= last && m < b.trip && enumBudget >= 0 && found < 0; ++m) {
+    known[iv] = b.lb + m * b.step;
+    int64_t before = 0;
+    for (auto &[arg, count] : pushed)
+      before += count;
+    if (countPushes(*loop.getBody(), known, pushed)) {
+      found = m;
+      break;
+    }
+    int64_t after = 0;
+    for (auto &[arg, count] : pushed)
+      after += count;
+    if (after > before)
+      pushing = m;
+  }
+  known.erase(iv);
+  int64_t w = found >= 0 ? found : pushing;
+  if (cache && (enumBudget >= 0 || budget < 0))
+    cache->firstWords.emplace(std::move(key), w);
+  return w;
 }
 
 /// Copy k of a slot of u issues floor(k II / u) into it (the simulator's
@@ -332,6 +456,8 @@ bool ProcessModel::fillBeforeFirstPush(Block &block, Known &known, int64_t t,
     if (--enumBudget < 0)
       return true;
     if (pushes.contains(&op) && isa<dfg::PushOp, memref::StoreOp>(op)) {
+      if (!completesWord(op, fillPushed))
+        continue;
       if (!slot)
         return true;
       fillFinishing = true;

@@ -25,10 +25,12 @@ namespace ming::cost {
 // Graph
 //===----------------------------------------------------------------------===//
 
-double fillShare(int64_t elements, int64_t total) {
-  if (elements <= 1 || total <= 1)
+double fillShare(int64_t elements, int64_t total, int64_t lanes) {
+  lanes = std::max<int64_t>(1, lanes);
+  int64_t word = (elements + lanes - 1) / lanes, words = (total + lanes - 1) / lanes;
+  if (word <= 1 || words <= 1)
     return 0;
-  return std::min(1.0, double(elements - 1) / double(total - 1));
+  return std::min(1.0, double(word - 1) / double(words - 1));
 }
 
 int64_t burstDrain(int64_t elements, int64_t lanes, double pullCycles, int64_t tail) {
@@ -173,7 +175,7 @@ GraphCost estimateGraph(dfg::GraphOp graph,
     const NodeCost &to = g.nodes[v];
     if (port.in >= to.fillElements.size() || to.fillElements[port.in] < 1)
       return -1;
-    return firstOut[q] + fillShare(to.fillElements[port.in], to.inElements[port.in]) *
+    return firstOut[q] + fillShare(to.fillElements[port.in], to.inElements[port.in], port.lanes) *
                              (lastOutput(q, port) - firstOut[q]);
   };
   // Topological order (Kahn); nodes on a cycle come last in input order.

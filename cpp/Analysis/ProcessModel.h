@@ -254,9 +254,10 @@ struct FillPath {
 
 struct WalkCache {
   std::map<std::pair<Operation *, int64_t>, WalkSummary> walks;
-  /// By the port searched (ProcessModel::eventSet) and the loops pipelined
-  /// (their ids): a pipeline iteration's pulls all count.
-  std::map<std::pair<int64_t, std::vector<unsigned>>, FillPath> fills;
+  /// By the port searched (ProcessModel::eventSet), the loops pipelined
+  /// (their ids) and the output lanes: a pipeline iteration's pulls all
+  /// count, and a word leaves with its last element.
+  std::map<std::tuple<int64_t, std::vector<unsigned>, std::vector<int64_t>>, FillPath> fills;
   /// By loop, unroll and II.
   std::map<std::tuple<Operation *, int64_t, int64_t>, SlotTiming> timings;
   /// By loop and unroll.
@@ -270,6 +271,11 @@ struct WalkCache {
   /// the same iterations under every configuration.
   /// Keyed by the event set searched (ProcessModel::eventSet).
   std::map<std::tuple<Block *, int64_t, std::vector<std::pair<void *, int64_t>>>, bool> reaches;
+  /// ProcessModel::firstWordIteration by loop, event set, first pushing
+  /// iteration, output lanes and the induction variables around it.
+  std::map<std::tuple<Operation *, int64_t, int64_t, std::vector<int64_t>, std::vector<std::pair<void *, int64_t>>>,
+           int64_t>
+      firstWords;
 };
 
 struct ResolvedLoop {
@@ -350,6 +356,17 @@ private:
   bool isEvent(Operation &op) const {
     return pullMode ? isa<dfg::PullOp>(op) : isa<dfg::PushOp, memref::StoreOp>(op);
   }
+  /// A word of L lanes leaves with its L-th element: counts pushes per
+  /// port and says which push completes a first word on every port its
+  /// loop pushes (a sink store at once).
+  bool completesWord(Operation &op, llvm::DenseMap<unsigned, int64_t> &pushed);
+  ArrayRef<unsigned> wordPorts(Operation *push);
+  /// The output lanes by argument (the fill's cache key).
+  std::vector<int64_t> outputLanes();
+  /// From iteration `n` of pipelined `loop` (whose pushes `events` holds)
+  /// on, the iteration that pushes the first word whole (at most `last`).
+  int64_t firstWordIteration(scf::ForOp loop, Known &known, int64_t n, int64_t last);
+  bool countPushes(Block &block, Known &known, llvm::DenseMap<unsigned, int64_t> &pushed);
 
   friend class Walker;
 
@@ -393,6 +410,10 @@ private:
   /// fillBeforeFirstPush met the push inside a pipeline iteration and walks
   /// the rest of that iteration's pulls.
   bool fillFinishing = false;
+  /// fillBeforeFirstPush: the elements pushed so far, by port.
+  llvm::DenseMap<unsigned, int64_t> fillPushed;
+  /// wordPorts' answers, by push.
+  llvm::DenseMap<Operation *, llvm::SmallVector<unsigned>> pushPorts;
 };
 
 /// Walks straight-line code, unrolling every loop it meets (inside a pipeline)

@@ -21,7 +21,10 @@
 //! A move changes one process's candidate; where that changes the lanes of
 //! a channel, the process at its other end takes its candidate with those
 //! lanes there and its own elsewhere (the cheapest such, or the fastest: two
-//! moves), so that both ends of every channel agree. Every move keeps the
+//! moves), so that both ends of every channel agree; or the new lanes are
+//! carried along the chain, each process there taking them on all its
+//! ports (a word wider than its input waits to be whole, so lanes pay only
+//! where a whole chain changes them). Every move keeps the
 //! three limits. The ILP starts from the result and prunes with its
 //! latency, which only helps it; nothing here is claimed optimal.
 use super::ilp::{lane, Objective, Problem};
@@ -105,17 +108,84 @@ impl Search<'_> {
         let cands = &g.nodes[p].candidates;
         let mut out = Vec::new();
         for i in (0..cands.len()).filter(|&i| i != self.choice[p]) {
+            let mut alone = false;
             for fastest in [false, true] {
                 let Some(moves) = self.repaired(p, i, fastest) else { continue };
-                let alone = moves.len() == 1;
+                alone = moves.len() == 1;
                 let delta = self.delta(&moves);
                 out.push((moves, delta));
                 if alone {
                     break; // no neighbour to repair: one move
                 }
             }
+            if !alone {
+                for fastest in [false, true] {
+                    if let Some(moves) = self.carried(p, i, fastest) {
+                        let delta = self.delta(&moves);
+                        out.push((moves, delta));
+                    }
+                }
+            }
         }
         out
+    }
+
+    /// `p` to candidate `i`, the new lanes carried along the channels it
+    /// changes: each neighbour takes its cheapest (or fastest) candidate with those lanes
+    /// on every stream port, and passes them on, until a neighbour has no
+    /// such candidate (it keeps its other ports' lanes, as in `repaired`).
+    /// A word wider than what comes in leaves only once whole, so along a
+    /// chain of maps the lanes pay only where all of them change; one
+    /// process at a time, each step would cost before the last one gains.
+    fn carried(&self, p: usize, i: usize, fastest: bool) -> Option<Vec<(usize, usize)>> {
+        let g = self.problem.graph;
+        let mut moves = vec![(p, i)];
+        let mut queue = std::collections::VecDeque::from([p]);
+        while let Some(m) = queue.pop_front() {
+            let c = &g.nodes[m].candidates[moves.iter().find(|&&(x, _)| x == m)?.1];
+            for e in &g.edges {
+                let (q, port, lanes, reads) = if e.from as usize == m {
+                    (e.to as usize, e.to_port, lane(&c.lanes_out, e.from_port), true)
+                } else if e.to as usize == m {
+                    (e.from as usize, e.from_port, lane(&c.lanes_in, e.to_port), false)
+                } else {
+                    continue;
+                };
+                let target = moves.iter().find(|&&(x, _)| x == q).map_or(self.choice[q], |&(_, d)| d);
+                let now = &g.nodes[q].candidates[target];
+                let side = |x: &DseCandidate| if reads { lane(&x.lanes_in, port) } else { lane(&x.lanes_out, port) };
+                if side(now) == lanes {
+                    continue;
+                }
+                if moves.iter().any(|&(x, _)| x == q) {
+                    return None; // two channels of one process disagree: left to the ILP
+                }
+                let all = |x: &DseCandidate| x.lanes_in.iter().chain(&x.lanes_out).all(|&l| l.max(1) as f64 == lanes);
+                let cheapest = |keep: &dyn Fn(&DseCandidate) -> bool| {
+                    g.nodes[q]
+                        .candidates
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, x)| side(x) == lanes && keep(x))
+                        .min_by_key(|(_, x)| if fastest { (x.cycles, x.dsp + x.bram18k) } else { (x.dsp + x.bram18k, x.cycles) })
+                        .map(|(k, _)| k)
+                };
+                if let Some(d) = cheapest(&all) {
+                    moves.push((q, d));
+                    queue.push_back(q);
+                    continue;
+                }
+                let keeps = |x: &DseCandidate| {
+                    let same = |a: &[i64], b: &[i64], skip: Option<u32>| {
+                        (0..a.len().max(b.len()) as u32).filter(|&k| Some(k) != skip).all(|k| lane(a, k) == lane(b, k))
+                    };
+                    let (skip_in, skip_out) = if reads { (Some(port), None) } else { (None, Some(port)) };
+                    same(&x.lanes_in, &now.lanes_in, skip_in) && same(&x.lanes_out, &now.lanes_out, skip_out)
+                };
+                moves.push((q, cheapest(&keeps)?));
+            }
+        }
+        Some(moves)
     }
 
     /// `p` to candidate `i`, and each neighbour whose channel's lanes that
@@ -330,6 +400,28 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// load -> a -> b -> c -> store, each map on one lane (first output at
+    /// 10) or on two (at 1), nothing in between. Moving one map to two lanes
+    /// leaves its neighbours no candidate with one lane on their other port;
+    /// the lanes carried along the chain give every map two.
+    #[test]
+    fn lanes_are_carried_along_a_chain() {
+        let lanes = |c: DseCandidate, l: i64| DseCandidate { lanes_in: vec![l], lanes_out: vec![l], ..c };
+        let map = || vec![DseCandidate { fill: 10, ..cand(100, 1) }, lanes(cand(100, 1), 2)];
+        let g = chain(vec![
+            ("load", vec![cand(10, 0), lanes(cand(10, 0), 2)]),
+            ("a", map()),
+            ("b", map()),
+            ("c", map()),
+            ("store", vec![cand(10, 0), lanes(cand(10, 0), 2)]),
+        ]);
+        let p = Problem { graph: &g, dsp_limit: 10.0, bram_limit: 0.0, uram_limit: 0.0 };
+        let shape = Shape::of(&g);
+        let Improved { choice, before, after, .. } = improve(&p, &shape, Objective::Dataflow, vec![0; 5]);
+        assert_eq!(choice, vec![1; 5]);
+        assert!(after < before, "{after} < {before}");
     }
 
     /// Chains of 40 processes with random candidates on one or two lanes:

@@ -212,7 +212,7 @@ module {
 
   // ===== 6. A 3-stage chain and its FIFOs ===================================
   // src: 100 pushes at II 1 (lane 0 of 2), push at 1: cycles 99 + 1 = 100,
-  //      first 1.
+  //      first 1; its first 2-lane word leaves with the second push, at 2.
   // mid: II 2 requested; x * 3 with x a full i32: the 32-bit operand does not
   //      fit the 27-bit port, slices 26 + 6 bits -> 2 DSPs, latency 3.
   //      pull 1, muli 4, push 5: cycles 99 * 2 + 5 = 203, first 5.
@@ -223,25 +223,25 @@ module {
   // depth): src pulls nothing: 0/0; mid: 0/5; sink: 0/2.
   // Graph (every process starts at 0; A = first input, FO = first output,
   // T = finish; docs/cost-model.md "Graph latency"):
-  //   src:  A 0, FO 1, T 100.
-  //   mid:  A 1, FO = max(5, 1 + 5 - 0) = 6, T = max(203, 1 + 203 - 0,
-  //         100 + 5) = 204 (the bottleneck, one cycle late).
-  //   sink: A 6, FO = max(2, 6 + 2 - 0) = 8, T = max(101, 6 + 101 - 0,
-  //         204 + 2) = 206: it ends 2 cycles after mid's last output.
-  // dataflow = 206, path sink <- mid (finish) <- src (first output); the
+  //   src:  A 0, FO 2, T 100.
+  //   mid:  A 2, FO = max(5, 2 + 5 - 0) = 7, T = max(203, 2 + 203 - 0,
+  //         100 + 5) = 205 (the bottleneck, two cycles late).
+  //   sink: A 7, FO = max(2, 7 + 2 - 0) = 9, T = max(101, 7 + 101 - 0,
+  //         205 + 2) = 207: it ends 2 cycles after mid's last output.
+  // dataflow = 207, path sink <- mid (finish) <- src (first output); the
   // paper's sum = 100 + 203 + 101 = 404.
   // FIFOs: i32 x 1024 deep on 2 lanes: 32768 bits per lane, 1Kx18 -> 2 x 1 =
   // 2 blocks per lane -> 4; i32 x 32 = 1024 bits -> SRL, 0.
-  // CHECK: remark: process @src: cycles=100 first=1 dsp=0 bram18k=0 pre=0 tail=0
+  // CHECK: remark: process @src: cycles=100 first=2 dsp=0 bram18k=0 pre=0 tail=0
   // CHECK: remark: L0: trip=100 unroll=1 pipelined ii=2 (request) depth=5 cycles=203 dsp=2 ops=[muli 32x3->32 x1]
   // CHECK: remark: process @mid: cycles=203 first=5 dsp=2 bram18k=0 pre=0 tail=5
   // CHECK: remark: process @sink: cycles=101 first=2 dsp=0 bram18k=0 pre=0 tail=2
   // CHECK: remark: fifo lanes=2 depth=1024 width=32 bram18k=4
   // CHECK: remark: fifo lanes=1 depth=32 width=32 bram18k=0
-  // CHECK: remark: graph: dataflow=206 sum=404 bottleneck=203 dsp=2 bram18k=4 (fifo 4) path=@src -> @mid -> @sink
-  // CHECK: remark: node @src: arrival=0 first=1 cycles=100 finish=100
-  // CHECK: remark: node @mid: arrival=1 first=6 cycles=203 finish=204
-  // CHECK: remark: node @sink: arrival=6 first=8 cycles=101 finish=206
+  // CHECK: remark: graph: dataflow=207 sum=404 bottleneck=203 dsp=2 bram18k=4 (fifo 4) path=@src -> @mid -> @sink
+  // CHECK: remark: node @src: arrival=0 first=2 cycles=100 finish=100
+  // CHECK: remark: node @mid: arrival=2 first=7 cycles=203 finish=205
+  // CHECK: remark: node @sink: arrival=7 first=9 cycles=101 finish=207
   dfg.process @src(%out: !dfg.out<i32, lanes = 2>) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

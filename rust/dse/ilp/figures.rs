@@ -56,15 +56,17 @@ pub(crate) fn burst_drain_rate(c: &DseCandidate, port: u32) -> f64 {
 }
 
 /// The share of its producer's output span after which `c` has, on input
-/// `port`, the last element it pulls before its first output (cost::fillShare);
-/// None when it pulls none there first.
+/// `port`, the last element it pulls before its first output, in words of
+/// the port's lanes (cost::fillShare); None when it pulls none there first.
 pub(crate) fn own_share(c: &DseCandidate, port: u32) -> Option<f64> {
     let l = *c.fill_elements.get(port as usize)?;
     let n = c.in_elements.get(port as usize).copied().unwrap_or(0);
     if l < 1 {
         return None;
     }
-    Some(if l <= 1 || n <= 1 { 0.0 } else { ((l - 1) as f64 / (n - 1) as f64).min(1.0) })
+    let lanes = lane(&c.lanes_in, port) as i64;
+    let (word, words) = ((l + lanes - 1) / lanes, (n + lanes - 1) / lanes);
+    Some(if word <= 1 || words <= 1 { 0.0 } else { ((word - 1) as f64 / (words - 1) as f64).min(1.0) })
 }
 
 /// The least share any of `candidates` has on `port` (own_share); None when

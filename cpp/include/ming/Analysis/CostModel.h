@@ -147,9 +147,10 @@ struct Burst {
 int64_t burstDrain(int64_t elements, int64_t lanes, double pullCycles, int64_t tail);
 
 /// The share of its producer's output span after which a consumer has the
-/// `elements`-th of the `total` elements of a channel: (elements - 1) /
-/// (total - 1), its producer's outputs taken as evenly spread.
-double fillShare(int64_t elements, int64_t total);
+/// `elements`-th of the `total` elements of a channel of `lanes` lanes:
+/// (word - 1) / (words - 1) for the word holding it, its producer's words
+/// taken as evenly spread (an element comes with the first of its word).
+double fillShare(int64_t elements, int64_t total, int64_t lanes);
 
 struct ProcessCost {
   int64_t cycles = 0;       // start to end, inputs and outputs never stalling
