@@ -52,6 +52,8 @@ struct Search<'a> {
     latency: f64,
     used: Delta,
     left: usize,
+    /// The channels (edge indices) at each process.
+    channels: Vec<Vec<usize>>,
 }
 
 impl Search<'_> {
@@ -143,7 +145,7 @@ impl Search<'_> {
         let mut queue = std::collections::VecDeque::from([p]);
         while let Some(m) = queue.pop_front() {
             let c = &g.nodes[m].candidates[moves.iter().find(|&&(x, _)| x == m)?.1];
-            for e in &g.edges {
+            for e in self.channels[m].iter().map(|&k| &g.edges[k]) {
                 let (q, port, lanes, reads) = if e.from as usize == m {
                     (e.to as usize, e.to_port, lane(&c.lanes_out, e.from_port), true)
                 } else if e.to as usize == m {
@@ -195,7 +197,7 @@ impl Search<'_> {
         let g = self.problem.graph;
         let c = &g.nodes[p].candidates[i];
         let mut moves = vec![(p, i)];
-        for e in &g.edges {
+        for e in self.channels[p].iter().map(|&k| &g.edges[k]) {
             // (neighbour, its port on the channel, the channel's new lanes, whether the neighbour reads it)
             let (q, port, lanes, reads) = if e.from as usize == p {
                 (e.to as usize, e.to_port, lane(&c.lanes_out, e.from_port), true)
@@ -355,7 +357,14 @@ pub(crate) fn improve(problem: &Problem, shape: &Shape, objective: Objective, ch
         let f = figures(&n.candidates[c]);
         [u[0] + f[0], u[1] + f[1], u[2] + f[2]]
     });
-    let mut s = Search { problem, eval, choice, latency, used, left: EVALUATIONS };
+    let mut channels = vec![Vec::new(); problem.graph.nodes.len()];
+    for (k, e) in problem.graph.edges.iter().enumerate() {
+        channels[e.from as usize].push(k);
+        if e.to != e.from {
+            channels[e.to as usize].push(k);
+        }
+    }
+    let mut s = Search { problem, eval, choice, latency, used, left: EVALUATIONS, channels };
     loop {
         while s.sweep() {}
         if s.left == 0 || !s.exchange() {
