@@ -45,6 +45,35 @@ fn figures(c: &DseCandidate) -> Delta {
     [c.dsp, c.bram18k, c.uram]
 }
 
+/// A channel at a process being moved, seen from its other end: that
+/// process, its port, the channel's new lanes and whether it reads them.
+struct End {
+    q: usize,
+    port: u32,
+    lanes: f64,
+    reads: bool,
+}
+
+impl End {
+    /// The lanes `x` has on this end's port.
+    fn side(&self, x: &DseCandidate) -> f64 {
+        if self.reads {
+            lane(&x.lanes_in, self.port)
+        } else {
+            lane(&x.lanes_out, self.port)
+        }
+    }
+
+    /// Whether `x` has `now`'s lanes on every port but this end's.
+    fn keeps(&self, x: &DseCandidate, now: &DseCandidate) -> bool {
+        let same = |a: &[i64], b: &[i64], skip: Option<u32>| {
+            (0..a.len().max(b.len()) as u32).filter(|&k| Some(k) != skip).all(|k| lane(a, k) == lane(b, k))
+        };
+        let (skip_in, skip_out) = if self.reads { (Some(self.port), None) } else { (None, Some(self.port)) };
+        same(&x.lanes_in, &now.lanes_in, skip_in) && same(&x.lanes_out, &now.lanes_out, skip_out)
+    }
+}
+
 struct Search<'a> {
     problem: &'a Problem<'a>,
     eval: Evaluator<'a>,
@@ -145,46 +174,22 @@ impl Search<'_> {
         let mut queue = std::collections::VecDeque::from([p]);
         while let Some(m) = queue.pop_front() {
             let c = &g.nodes[m].candidates[moves.iter().find(|&&(x, _)| x == m)?.1];
-            for e in self.channels[m].iter().map(|&k| &g.edges[k]) {
-                let (q, port, lanes, reads) = if e.from as usize == m {
-                    (e.to as usize, e.to_port, lane(&c.lanes_out, e.from_port), true)
-                } else if e.to as usize == m {
-                    (e.from as usize, e.from_port, lane(&c.lanes_in, e.to_port), false)
-                } else {
-                    continue;
-                };
-                let target = moves.iter().find(|&&(x, _)| x == q).map_or(self.choice[q], |&(_, d)| d);
-                let now = &g.nodes[q].candidates[target];
-                let side = |x: &DseCandidate| if reads { lane(&x.lanes_in, port) } else { lane(&x.lanes_out, port) };
-                if side(now) == lanes {
+            for end in self.ends(m, c) {
+                let target = moves.iter().find(|&&(x, _)| x == end.q).map_or(self.choice[end.q], |&(_, d)| d);
+                let now = &g.nodes[end.q].candidates[target];
+                if end.side(now) == end.lanes {
                     continue;
                 }
-                if moves.iter().any(|&(x, _)| x == q) {
+                if moves.iter().any(|&(x, _)| x == end.q) {
                     return None; // two channels of one process disagree: left to the ILP
                 }
-                let all = |x: &DseCandidate| x.lanes_in.iter().chain(&x.lanes_out).all(|&l| l.max(1) as f64 == lanes);
-                let cheapest = |keep: &dyn Fn(&DseCandidate) -> bool| {
-                    g.nodes[q]
-                        .candidates
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, x)| side(x) == lanes && keep(x))
-                        .min_by_key(|(_, x)| if fastest { (x.cycles, x.dsp + x.bram18k) } else { (x.dsp + x.bram18k, x.cycles) })
-                        .map(|(k, _)| k)
-                };
-                if let Some(d) = cheapest(&all) {
-                    moves.push((q, d));
-                    queue.push_back(q);
+                let all = |x: &DseCandidate| x.lanes_in.iter().chain(&x.lanes_out).all(|&l| l.max(1) as f64 == end.lanes);
+                if let Some(d) = self.best(&end, fastest, all) {
+                    moves.push((end.q, d));
+                    queue.push_back(end.q);
                     continue;
                 }
-                let keeps = |x: &DseCandidate| {
-                    let same = |a: &[i64], b: &[i64], skip: Option<u32>| {
-                        (0..a.len().max(b.len()) as u32).filter(|&k| Some(k) != skip).all(|k| lane(a, k) == lane(b, k))
-                    };
-                    let (skip_in, skip_out) = if reads { (Some(port), None) } else { (None, Some(port)) };
-                    same(&x.lanes_in, &now.lanes_in, skip_in) && same(&x.lanes_out, &now.lanes_out, skip_out)
-                };
-                moves.push((q, cheapest(&keeps)?));
+                moves.push((end.q, self.best(&end, fastest, |x| end.keeps(x, now))?));
             }
         }
         Some(moves)
@@ -197,37 +202,40 @@ impl Search<'_> {
         let g = self.problem.graph;
         let c = &g.nodes[p].candidates[i];
         let mut moves = vec![(p, i)];
-        for e in self.channels[p].iter().map(|&k| &g.edges[k]) {
-            // (neighbour, its port on the channel, the channel's new lanes, whether the neighbour reads it)
-            let (q, port, lanes, reads) = if e.from as usize == p {
-                (e.to as usize, e.to_port, lane(&c.lanes_out, e.from_port), true)
-            } else if e.to as usize == p {
-                (e.from as usize, e.from_port, lane(&c.lanes_in, e.to_port), false)
-            } else {
-                continue;
-            };
-            let target = moves.iter().find(|&&(m, _)| m == q).map_or(self.choice[q], |&(_, d)| d);
-            let now = &g.nodes[q].candidates[target];
-            let side = |x: &DseCandidate| if reads { lane(&x.lanes_in, port) } else { lane(&x.lanes_out, port) };
-            if side(now) == lanes {
+        for end in self.ends(p, c) {
+            let target = moves.iter().find(|&&(m, _)| m == end.q).map_or(self.choice[end.q], |&(_, d)| d);
+            let now = &g.nodes[end.q].candidates[target];
+            if end.side(now) == end.lanes {
                 continue;
             }
-            if q == p || moves.iter().any(|&(m, _)| m == q) {
+            if end.q == p || moves.iter().any(|&(m, _)| m == end.q) {
                 return None; // a second channel of the same neighbour: left to the ILP
             }
             // The neighbour's other ports keep their lanes.
-            let keeps = |x: &DseCandidate| {
-                let same = |a: &[i64], b: &[i64], skip: Option<u32>| {
-                    (0..a.len().max(b.len()) as u32).filter(|&k| Some(k) != skip).all(|k| lane(a, k) == lane(b, k))
-                };
-                let (skip_in, skip_out) = if reads { (Some(port), None) } else { (None, Some(port)) };
-                side(x) == lanes && same(&x.lanes_in, &now.lanes_in, skip_in) && same(&x.lanes_out, &now.lanes_out, skip_out)
-            };
-            let key = |x: &DseCandidate| if fastest { (x.cycles, x.dsp + x.bram18k) } else { (x.dsp + x.bram18k, x.cycles) };
-            let d = g.nodes[q].candidates.iter().enumerate().filter(|(_, x)| keeps(x)).min_by_key(|(_, x)| key(x))?.0;
-            moves.push((q, d));
+            moves.push((end.q, self.best(&end, fastest, |x| end.keeps(x, now))?));
         }
         Some(moves)
+    }
+
+    /// The channels at `m` (with candidate `c`), each seen from its other end.
+    fn ends<'s>(&'s self, m: usize, c: &'s DseCandidate) -> impl Iterator<Item = End> + 's {
+        let g = self.problem.graph;
+        self.channels[m].iter().map(move |&k| {
+            let e = &g.edges[k];
+            if e.from as usize == m {
+                End { q: e.to as usize, port: e.to_port, lanes: lane(&c.lanes_out, e.from_port), reads: true }
+            } else {
+                End { q: e.from as usize, port: e.from_port, lanes: lane(&c.lanes_in, e.to_port), reads: false }
+            }
+        })
+    }
+
+    /// The cheapest (or fastest) candidate of `end`'s process with the
+    /// channel's lanes on its port that `also` accepts.
+    fn best(&self, end: &End, fastest: bool, also: impl Fn(&DseCandidate) -> bool) -> Option<usize> {
+        let key = |x: &DseCandidate| if fastest { (x.cycles, x.dsp + x.bram18k) } else { (x.dsp + x.bram18k, x.cycles) };
+        let cands = &self.problem.graph.nodes[end.q].candidates;
+        cands.iter().enumerate().filter(|(_, x)| end.side(x) == end.lanes && also(x)).min_by_key(|(_, x)| key(x)).map(|(k, _)| k)
     }
 
     fn delta(&self, moves: &[(usize, usize)]) -> Delta {
