@@ -440,6 +440,13 @@ Explored Session::explore(const Solver &solver, const Request &request) {
     }
     limits.dsp -= std::max<int64_t>(0, overDsp);
     limits.bram18k -= std::max<int64_t>(0, overBram);
+    // No BRAM left to take off (a limit of 0, the FIFOs the choice deepened
+    // over it): another design, with fewer DSPs than this one, may not
+    // deepen them.
+    if (limits.bram18k < 0 && overDsp <= 0) {
+      limits.bram18k += overBram;
+      limits.dsp = std::min<int64_t>(limits.dsp, t.dsp - 1);
+    }
     if (limits.dsp < 0 || limits.bram18k < 0) {
       out.error = "no design of '" + impl->problem.graph + "' fits " +
                   std::to_string(request.dsp) + " DSP and " + std::to_string(request.bram18k) +
